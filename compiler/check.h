@@ -1,0 +1,80 @@
+/* check.h — the type checker's interface and the facts it leaves for the
+ * back end. */
+#ifndef GLC_CHECK_H
+#define GLC_CHECK_H
+
+#include "types.h"
+
+/* What the checker learns about each function (declared or literal),
+ * hung on node->aux of its N_FUNCDECL / N_FUNCLIT. */
+typedef struct FuncInfo FuncInfo;
+struct FuncInfo {
+	Node *node;
+	Obj *obj;          /* declared functions and methods */
+	Type *sig;
+	Obj *recv;
+	Vec params;        /* Obj*, one per parameter (unnamed ones get "_" objects) */
+	Vec results;       /* Obj*, one per result (unnamed ones are synthesized) */
+	bool namedresults;
+	Vec locals;        /* every local variable declared in the body */
+	Vec captures;      /* free variables of a func literal, in first-use order */
+	Vec lits;          /* func literals directly inside */
+	FuncInfo *outer;
+	bool hasdefer;
+	bool hasrecover;
+	const char *cname;
+	const char *name;  /* Go's spelling: main.f, main.(*T).M, main.f.func1 */
+	int nlits;         /* numbering of func literals: f.func1, f.func2 */
+	Package *pkg;
+};
+
+/* selector kinds (N_SELECTOR's op) */
+enum { SEL_PKG = 1, SEL_FIELD, SEL_METHOD, SEL_IMETHOD, SEL_METHODEXPR };
+/* N_SELECTOR ival bits for SEL_METHOD: how the receiver is reached */
+enum { RECV_ADDR = 1, RECV_DEREF = 2 };
+
+/* range kinds (N_RANGE's ival) */
+enum { RANGE_ARRAY = 1, RANGE_PTRARRAY, RANGE_SLICE, RANGE_STRING, RANGE_MAP, RANGE_CHAN, RANGE_INT };
+
+extern Package *curpkg;
+extern Vec allpackages;   /* dependency order, main last */
+
+/* driver hooks */
+Package *importpackage(const char *path, Pos pos); /* main.c: load, parse, check */
+void checkpackage(Package *p);
+
+/* expr.c */
+Type *checkexpr(Node *n);          /* any expression; leaves untyped kinds */
+Type *rvalue(Node *n);             /* a single value */
+Type *typexpr(Node *n);            /* a type expression */
+Type *functypeof(Node *n, Vec *names); /* the type of an N_FUNCTYPE */
+bool assignablet(Type *v, Type *t); /* values of type v are assignable to t */
+void convertuntyped(Node *n, Type *t); /* give an untyped expression its final type */
+bool assignop(Node *n, Type *t, const char *context); /* n assignable to t; converts; reports */
+void defaultuntyped(Node *n);
+const char *exprstr(Node *n);
+const char *opdesc(Node *n);
+bool implements(Type *t, Type *iface, const char **why);
+Obj *lookupfieldormethod(Type *t, const char *name, Vec *path, int *kind, bool *indirect);
+Type *checkcall(Node *n, bool stmt);
+void checkfunclit(Node *n);
+void collectmethods(Type *t, Vec *out);  /* full method set of t (for itabs): Method* */
+bool ismethodset(Type *t, Method *m);    /* m is in t's method set (value or pointer) */
+Method *methodof(Type *t, const char *name, Vec *path, bool *ptrrecv, bool *indirect);
+void resolvemethod(Method *m);
+extern FuncInfo *curfn;
+extern int64_t curiota;
+
+/* check.c */
+void checkblock(Node *n);
+void checkfuncbody(FuncInfo *fi, Node *body);
+FuncInfo *newfuncinfo(Node *node, Type *sig);
+Obj *declarelocal(Node *ident, Type *t, int kind);
+void objdecl(Obj *o);
+Scope *openscope(void);
+void closescope(void);
+extern Scope *curscope;
+void markused(Obj *o);
+void noteref(Obj *o);
+
+#endif

@@ -1,0 +1,1008 @@
+/* emit.c — the C back end: program layout, C types, type descriptors,
+ * itabs and method wrappers.
+ *
+ * The C file glc writes is meant to be read.  It has, in order: the C
+ * types of the program's gl types, prototypes, the type descriptors'
+ * declarations, globals, the functions (each with its data frame struct
+ * and stack map), and finally the descriptors and itabs.  Everything is
+ * in one translation unit so gcc can inline across it.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "emitint.h"
+
+Buf gdecls, gfuncs;
+Buf gprotos;
+static Buf gtypes, gdescs, gfwd, gglobals;
+static Vec structs;   /* Types with a C struct: named aggregates, anonymous structs, arrays, tuples */
+static Vec descs;     /* Types with a descriptor */
+static Vec itabs;     /* pairs (T, I) */
+static Vec cglobals;  /* names used at file scope */
+static int nstructs;
+
+/* ---------------------------------------------------------------- names */
+
+static const char *ckeywords[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+	"float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+	"sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "asm",
+	"typeof", "bool", "true", "false", "main", "g", "fp", "fpoff", "ctx", "out", "errno", "stdin", "stdout",
+	"stderr", "NULL", "memset", "memcpy", "memmove", "memcmp", "alloca", "_Bool", "offsetof", "abs", "exit",
+	"free", "malloc", NULL};
+
+static bool reserved(const char *s) {
+	for (const char **k = ckeywords; *k; k++)
+		if (!strcmp(*k, s))
+			return true;
+	/* names of the runtime and of C's headers start with these */
+	return !strncmp(s, "gl", 2) || !strncmp(s, "Gl", 2) || !strncmp(s, "GL", 2) || !strncmp(s, "__", 2) ||
+	       !strncmp(s, "int", 3) || !strncmp(s, "uint", 4);
+}
+
+/* A name unique among the C locals and frame members of the function. */
+const char *cname(const char *base) {
+	char buf[256];
+	const char *b = base;
+	if (!strcmp(base, "_"))
+		b = "blank";
+	/* non-ASCII identifiers become their bytes in hex */
+	Buf clean = {0};
+	for (const unsigned char *p = (const unsigned char *)b; *p; p++) {
+		if (isalnum(*p) || *p == '_')
+			bputc(&clean, (char)*p);
+		else
+			bprintf(&clean, "x%02x", *p);
+	}
+	b = bstr(&clean);
+	snprintf(buf, sizeof buf, "%s%s", b, reserved(b) ? "_" : "");
+	const char *name = intern(buf);
+	for (int k = 1;; k++) {
+		bool used = false;
+		for (int i = 0; i < fn->cnames.n; i++)
+			if (fn->cnames.v[i] == name)
+				used = true;
+		if (!used)
+			break;
+		snprintf(buf, sizeof buf, "%s%s_%d", b, reserved(b) ? "_" : "", k);
+		name = intern(buf);
+	}
+	vpush(&fn->cnames, (void *)name);
+	return name;
+}
+
+const char *globalname(const char *base) {
+	char buf[512];
+	Buf clean = {0};
+	for (const unsigned char *p = (const unsigned char *)base; *p; p++) {
+		if (isalnum(*p) || *p == '_')
+			bputc(&clean, (char)*p);
+		else if (*p == '/' || *p == '.')
+			bputc(&clean, '_');
+		else
+			bprintf(&clean, "x%02x", *p);
+	}
+	const char *b = bstr(&clean);
+	const char *name = intern(b);
+	for (int k = 1;; k++) {
+		bool used = false;
+		for (int i = 0; i < cglobals.n; i++)
+			if (cglobals.v[i] == name)
+				used = true;
+		if (!used)
+			break;
+		snprintf(buf, sizeof buf, "%s_%d", b, k);
+		name = intern(buf);
+	}
+	vpush(&cglobals, (void *)name);
+	return name;
+}
+
+const char *cfield(const char *name) {
+	if (!name)
+		return "anon";
+	if (!strcmp(name, "_"))
+		return "_blank";
+	char buf[256];
+	Buf clean = {0};
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		if (isalnum(*p) || *p == '_')
+			bputc(&clean, (char)*p);
+		else
+			bprintf(&clean, "x%02x", *p);
+	}
+	const char *b = bstr(&clean);
+	bool kw = false;
+	for (const char **k = ckeywords; *k; k++)
+		if (!strcmp(*k, b))
+			kw = true;
+	snprintf(buf, sizeof buf, "%s%s", b, kw ? "_" : "");
+	return intern(buf);
+}
+
+const char *fileof(Pos p) {
+	const char *f = p.file >= 0 && p.file < srcfiles.n ? srcfiles.v[p.file] : "?";
+	return f;
+}
+
+/* ---------------------------------------------------------------- C types */
+
+static Type *canon(Vec *v, Type *t) {
+	for (int i = 0; i < v->n; i++) {
+		Type *u = v->v[i];
+		if (u == t || (u->kind != T_NAMED && t->kind != T_NAMED && identical(u, t)))
+			return u;
+	}
+	return NULL;
+}
+
+static const char *structname(Type *t) {
+	Type *c = canon(&structs, t);
+	if (c) {
+		if (c != t)
+			t->cname = c->cname;
+		return c->cname;
+	}
+	vpush(&structs, t);
+	if (t->kind == T_NAMED) {
+		const char *pk = t->pkg && t->pkg->cprefix ? t->pkg->cprefix : "x";
+		t->cname = xprintf("struct %s", globalname(xprintf("%s_%s", pk, t->name)));
+	} else if (t->kind == T_ARRAY)
+		t->cname = xprintf("struct A%d", ++nstructs);
+	else if (t->kind == T_TUPLE)
+		t->cname = xprintf("struct R%d", ++nstructs);
+	else
+		t->cname = xprintf("struct S%d", ++nstructs);
+	bprintf(&gtypes, "%s; /* %s */\n", t->cname, typestr(t));
+	return t->cname;
+}
+
+const char *ctype(Type *t) {
+	if (!t)
+		return "void";
+	switch (t->kind) {
+	case T_NAMED: {
+		Type *u = under(t);
+		if (u->kind == T_STRUCT || u->kind == T_ARRAY)
+			return structname(t);
+		return ctype(u);
+	}
+	case T_BOOL: case T_UNTYPED_BOOL: return "bool";
+	case T_INT: case T_INT64: case T_UNTYPED_INT: return "int64_t";
+	case T_INT8: return "int8_t";
+	case T_INT16: return "int16_t";
+	case T_INT32: case T_UNTYPED_RUNE: return "int32_t";
+	case T_UINT: case T_UINT64: return "uint64_t";
+	case T_UINT8: return "uint8_t";
+	case T_UINT16: return "uint16_t";
+	case T_UINT32: return "uint32_t";
+	case T_UINTPTR: return "uintptr_t";
+	case T_FLOAT32: return "float";
+	case T_FLOAT64: case T_UNTYPED_FLOAT: return "double";
+	case T_COMPLEX64: return "float _Complex";
+	case T_COMPLEX128: case T_UNTYPED_COMPLEX: return "double _Complex";
+	case T_STRING: case T_UNTYPED_STRING: return "GlString";
+	case T_UNSAFEPTR: case T_UNTYPED_NIL: return "void *";
+	case T_POINTER: return xprintf("%s *", ctype(t->elem));
+	case T_SLICE: return "GlSlice";
+	case T_MAP: return "GlMap *";
+	case T_CHAN: return "GlChan *";
+	case T_FUNC: return "GlFunc *";
+	case T_INTERFACE: return "GlIface";
+	case T_STRUCT: case T_ARRAY: case T_TUPLE: return structname(t);
+	}
+	return "void";
+}
+
+/* Aggregates bigger than 16 bytes, and arrays, cross calls by pointer (S5). */
+bool bypointer(Type *t) {
+	Type *u = under(t);
+	if (u->kind == T_ARRAY || u->kind == T_SLICE)
+		return true;
+	if (u->kind == T_STRUCT || u->kind == T_TUPLE)
+		return tsize(u) > 16;
+	return false;
+}
+
+/* Variables holding pointers, and aggregates, live in the data frame (S1). */
+bool inframe(Type *t) {
+	Type *u = under(t);
+	if (u->kind == T_STRUCT || u->kind == T_ARRAY || u->kind == T_TUPLE)
+		return true;
+	return haspointers(t);
+}
+
+/* Emit a struct definition after the definitions of the aggregates it
+ * holds by value. */
+static void defstruct(Type *t) {
+	if (t->emitted)
+		return;
+	t->emitted = 1;
+	Type *u = under(t);
+	Buf b = {0};
+	layout(t);
+	bprintf(&b, "%s { /* %s */\n", t->cname, typestr(t));
+	if (u->kind == T_ARRAY) {
+		Type *e = u->elem;
+		if (under(e)->kind == T_STRUCT || under(e)->kind == T_ARRAY)
+			defstruct(canon(&structs, e) ? canon(&structs, e) : (ctype(e), canon(&structs, e)));
+		bprintf(&b, "\t%s a[%lld];\n", ctype(e), (long long)u->len);
+	} else {
+		Vec *fs = &u->fields;
+		for (int i = 0; i < fs->n; i++) {
+			Field *f = fs->v[i];
+			Type *ft = f->type;
+			Type *fu = under(ft);
+			if (fu->kind == T_STRUCT || fu->kind == T_ARRAY) {
+				ctype(ft);
+				Type *c = canon(&structs, ft);
+				if (c)
+					defstruct(c);
+			}
+			if (u->kind == T_TUPLE)
+				bprintf(&b, "\t%s r%d;\n", ctype(ft), i);
+			else
+				bprintf(&b, "\t%s %s;\n", ctype(ft), cfield(f->name));
+		}
+		/* Go pads a final zero-size field so &s.last stays inside s */
+		if (fs->n && tsize(((Field *)fs->v[fs->n - 1])->type) == 0 && tsize(u) > 0)
+			bprintf(&b, "\tuint8_t _pad[%lld];\n",
+				(long long)(tsize(u) - ((Field *)fs->v[fs->n - 1])->offset));
+	}
+	bprintf(&b, "};\n");
+	if (u->kind != T_TUPLE)
+		bprintf(&b, "_Static_assert(sizeof(%s) == %lld, \"layout of %s\");\n", t->cname, (long long)tsize(t),
+			typestr(t));
+	bput(&gtypes, bstr(&b));
+}
+
+/* ---------------------------------------------------------------- literals */
+
+const char *strlit(const char *s, int64_t n) {
+	if (n == 0)
+		return "((GlString){0})";
+	Buf b = {0};
+	bput(&b, "((GlString){(const uint8_t *)\"");
+	bool lastesc = false;
+	for (int64_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			bprintf(&b, "\\%c", c);
+			lastesc = false;
+		} else if (c == '\n') {
+			bput(&b, "\\n");
+			lastesc = false;
+		} else if (c < 32 || c >= 127 || c == '?' || (lastesc && isxdigit(c))) {
+			bprintf(&b, "\\%03o", c);
+			lastesc = false;
+		} else {
+			bputc(&b, (char)c);
+			lastesc = false;
+		}
+	}
+	bprintf(&b, "\", %lld})", (long long)n);
+	return bstr(&b);
+}
+
+/* ---------------------------------------------------------------- descriptors */
+
+int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off) {
+	Type *u = under(t);
+	int64_t last = 0;
+#define SET(o) do { if (bits) bits[(o) / 64] |= (uint8_t)(1u << (((o) / 8) % 8)); last = (o) + 8; } while (0)
+	switch (u->kind) {
+	case T_POINTER: case T_MAP: case T_CHAN: case T_FUNC: case T_UNSAFEPTR:
+		SET(off);
+		break;
+	case T_STRING: case T_SLICE:
+		SET(off);
+		break;
+	case T_INTERFACE:
+		SET(off);
+		SET(off + 8);
+		break;
+	case T_ARRAY:
+		if (haspointers(u->elem))
+			for (int64_t i = 0; i < u->len; i++) {
+				int64_t l = ptrbitmap(u->elem, bits, off + i * tsize(u->elem));
+				if (l)
+					last = l;
+			}
+		break;
+	case T_STRUCT: case T_TUPLE:
+		for (int i = 0; i < u->fields.n; i++) {
+			Field *f = u->fields.v[i];
+			int64_t l = ptrbitmap(f->type, bits, off + f->offset);
+			if (l)
+				last = l;
+		}
+		break;
+	}
+#undef SET
+	return last;
+}
+
+static Type *descfor(Type *t) {
+	if (t == t_byte)
+		t = types[T_UINT8];
+	if (t == t_rune)
+		t = types[T_INT32];
+	if (isuntyped(t))
+		t = defaulttype(t);
+	return t;
+}
+
+const char *typedesc(Type *t) {
+	t = descfor(t);
+	Type *c = canon(&descs, t);
+	if (c)
+		return c->sym;
+	vpush(&descs, t);
+	t->sym = xprintf("&gltype%d", descs.n);
+	bprintf(&gfwd, "static const GlType gltype%d; /* %s */\n", descs.n, typestr(t));
+	return t->sym;
+}
+
+/* The full method set of t (value: value methods and those promoted
+ * through embedded pointers; pointer: all), sorted by name. */
+typedef struct MEntry {
+	Method *m;
+	Vec path;
+	bool ptr;
+} MEntry;
+
+static void candidates(Type *t, Vec *names, int depth) {
+	if (depth > 8)
+		return;
+	if (t->kind == T_POINTER)
+		t = t->elem;
+	if (t->kind == T_NAMED)
+		for (int i = 0; i < t->methods.n; i++) {
+			const char *n = ((Method *)t->methods.v[i])->name;
+			bool have = false;
+			for (int j = 0; j < names->n; j++)
+				if (names->v[j] == n)
+					have = true;
+			if (!have)
+				vpush(names, (void *)n);
+		}
+	Type *u = under(t);
+	if (u->kind == T_STRUCT)
+		for (int i = 0; i < u->fields.n; i++) {
+			Field *f = u->fields.v[i];
+			if (f->embedded)
+				candidates(f->type, names, depth + 1);
+		}
+	if (u->kind == T_INTERFACE) {
+		completeiface(u);
+		for (int i = 0; i < u->methods.n; i++) {
+			const char *n = ((Method *)u->methods.v[i])->name;
+			bool have = false;
+			for (int j = 0; j < names->n; j++)
+				if (names->v[j] == n)
+					have = true;
+			if (!have)
+				vpush(names, (void *)n);
+		}
+	}
+}
+
+static int mentrycmp(const void *a, const void *b) {
+	const MEntry *x = *(MEntry *const *)a, *y = *(MEntry *const *)b;
+	return strcmp(x->m->name, y->m->name);
+}
+
+static Vec methodset(Type *t) {
+	Vec names = {0}, out = {0};
+	if (under(t)->kind == T_INTERFACE)
+		return out;
+	candidates(t, &names, 0);
+	Package *saved = curpkg;
+	for (int i = 0; i < names.n; i++) {
+		bool ptr = false, ind = false;
+		Vec path = {0};
+		/* unexported methods are found relative to their own package */
+		curpkg = NULL;
+		Method *m = methodof(t, names.v[i], &path, &ptr, &ind);
+		curpkg = saved;
+		if (!m)
+			continue;
+		if (ptr && t->kind != T_POINTER && !ind)
+			continue; /* not in the value method set */
+		MEntry *e = xalloc(sizeof *e);
+		e->m = m;
+		e->path = path;
+		e->ptr = ptr;
+		vpush(&out, e);
+	}
+	curpkg = saved;
+	if (out.n > 1)
+		qsort(out.v, out.n, sizeof(void *), mentrycmp);
+	return out;
+}
+
+/* The function an itab slot holds for method m of t: it receives the
+ * interface's data word (the value itself for pointer-shaped types, else a
+ * pointer to a boxed copy), follows embedded fields and calls the method. */
+const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
+	static int nwrap;
+	resolvemethod(m);
+	Type *sig = m->type;
+	const char *name = xprintf("glwrap%d", ++nwrap);
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	Buf b = {0};
+	Buf params = {0}, args = {0};
+	bprintf(&params, "G *g");
+	if (mode == R_OUT) {
+		bprintf(&params, ", %s *out", ctype(rt));
+		bprintf(&args, ", out");
+	}
+	bprintf(&params, ", void *data");
+	for (int i = 0; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		if (bypointer(pt))
+			bprintf(&params, ", const %s *p%d", ctype(pt), i);
+		else
+			bprintf(&params, ", %s p%d", ctype(pt), i);
+		bprintf(&args, ", p%d", i);
+	}
+	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	bprintf(&gprotos, "static %s %s(%s);\n", rc, name, bstr(&params));
+	/* the receiver expression */
+	Type *cur = t;
+	const char *recv;
+	if (direct && (under(t)->kind == T_STRUCT || under(t)->kind == T_ARRAY))
+		recv = xprintf("(*(%s *)&data)", ctype(t)); /* a one-pointer aggregate, stored in the word */
+	else if (direct)
+		recv = xprintf("((%s)data)", ctype(t));
+	else
+		recv = xprintf("(*(%s *)data)", ctype(t));
+	for (int i = 0; path && i < path->n; i++) {
+		Field *f = path->v[i];
+		if (under(cur)->kind == T_POINTER)
+			recv = xprintf("%s->%s", recv, cfield(f->name));
+		else
+			recv = xprintf("%s.%s", recv, cfield(f->name));
+		cur = f->type;
+	}
+	bool curptr = under(cur)->kind == T_POINTER;
+	Type *base = curptr ? under(cur)->elem : cur;
+	if (under(base)->kind == T_INTERFACE) {
+		/* a method of an embedded interface: call through its itab */
+		const char *iv = curptr ? xprintf("(*%s)", recv) : recv;
+		completeiface(under(base));
+		int idx = 0;
+		for (int i = 0; i < under(base)->methods.n; i++)
+			if (((Method *)under(base)->methods.v[i])->name == m->name)
+				idx = i;
+		Buf cast = {0};
+		bprintf(&cast, "%s (*)(G *", rc);
+		if (mode == R_OUT)
+			bprintf(&cast, ", %s *", ctype(rt));
+		bprintf(&cast, ", void *");
+		for (int i = 0; i < sig->fields.n; i++) {
+			Type *pt = ((Field *)sig->fields.v[i])->type;
+			bprintf(&cast, bypointer(pt) ? ", const %s *" : ", %s", ctype(pt));
+		}
+		bputc(&cast, ')');
+		bprintf(&b, "/* the method %s of embedded %s, for %s */\nGL_WRAPPER static %s %s(%s) {\n\tGlIface i = %s;\n",
+			m->name, typestr(base), typestr(t), rc, name, bstr(&params), iv);
+		if (under(base)->methods.n)
+			bprintf(&b, "\tif (!i.tab) { gl_panicnil(g); %s }\n", mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;");
+		bprintf(&b, "\t%s((%s)((const GlItab *)i.tab)->fun[%d])(g%s%s);\n}\n", mode == R_DIRECT ? "return " : "",
+			bstr(&cast), idx, mode == R_OUT ? ", out, i.data" : ", i.data", strchr(bstr(&args), 'p') ? strstr(bstr(&args), ", p") ? strstr(bstr(&args), ", p") : "" : "");
+		bput(&gdecls, bstr(&b));
+		return name;
+	}
+	const char *r;
+	if (m->ptrrecv)
+		r = curptr ? recv : xprintf("&%s", recv);
+	else if (bypointer(base))
+		r = curptr ? recv : xprintf("&%s", recv);
+	else
+		r = curptr ? xprintf("(*%s)", recv) : recv;
+	if (curptr && !m->ptrrecv)
+		bprintf(&b, "/* %s.%s for an interface holding %s */\nGL_WRAPPER static %s %s(%s) {\n\tif (!%s) { gl_panicnil(g); %s }\n",
+			typestr(base), m->name, typestr(t), rc, name, bstr(&params), recv,
+			mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;");
+	else
+		bprintf(&b, "/* %s.%s for an interface holding %s */\nGL_WRAPPER static %s %s(%s) {\n", typestr(base), m->name,
+			typestr(t), rc, name, bstr(&params));
+	const char *argstr = bstr(&args);
+	if (mode == R_OUT) {
+		/* the out pointer goes first; the receiver follows */
+		bprintf(&b, "\t%s(g, out, %s%s);\n}\n", funcsym(m->fn), r, strstr(argstr, ", p") ? strstr(argstr, ", p") : "");
+	} else
+		bprintf(&b, "\t%s%s(g, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", funcsym(m->fn), r, argstr);
+	bput(&gdecls, bstr(&b));
+	return name;
+}
+
+const char *itabsym(Type *t, Type *iface) {
+	for (int i = 0; i < itabs.n; i += 3) {
+		Type *a = itabs.v[i], *b = itabs.v[i + 1];
+		if ((a == t || (a->kind != T_NAMED && identical(a, t))) && (b == iface || identical(b, iface)))
+			return itabs.v[i + 2];
+	}
+	const char *sym = xprintf("glitab%d", itabs.n / 3 + 1);
+	vpush(&itabs, t);
+	vpush(&itabs, iface);
+	vpush(&itabs, (void *)xprintf("&%s.h", sym));
+	Type *iu = under(iface);
+	completeiface(iu);
+	bprintf(&gfwd, "static const struct %s_t { GlItab h; void (*fun[%d])(void); } %s; /* %s, %s */\n", sym,
+		iu->methods.n ? iu->methods.n : 1, sym, typestr(t), typestr(iface));
+	return itabs.v[itabs.n - 1];
+}
+
+static void emititab(Type *t, Type *iface, const char *sym) {
+	Type *iu = under(iface);
+	completeiface(iu);
+	const char *name = sym + 1; /* drop & */
+	char *dot = strchr(name, '.');
+	Buf b = {0};
+	bprintf(&b, "static const struct %.*s_t %.*s = {\n\t{%s, %s, 0, 0},\n\t{", (int)(dot - name), name,
+		(int)(dot - name), name, typedesc(iface), typedesc(t));
+	Vec ms = methodset(t);
+	for (int i = 0; i < iu->methods.n; i++) {
+		Method *want = iu->methods.v[i];
+		MEntry *e = NULL;
+		for (int j = 0; j < ms.n; j++)
+			if (((MEntry *)ms.v[j])->m->name == want->name)
+				e = ms.v[j];
+		if (!e)
+			fatal("internal error: itab %s for %s lacks %s", typestr(iface), typestr(t), want->name);
+		bprintf(&b, "%s(void (*)(void))%s", i ? ", " : "", methodwrapper(t, e->m, &e->path, isdirectiface(t)));
+	}
+	if (!iu->methods.n)
+		bput(&b, "0");
+	bput(&b, "}\n};\n");
+	bput(&gdescs, bstr(&b));
+}
+
+static const char *kindname(Type *u) {
+	switch (u->kind) {
+	case T_BOOL: return "GL_KIND_BOOL";
+	case T_INT: return "GL_KIND_INT";
+	case T_INT8: return "GL_KIND_INT8";
+	case T_INT16: return "GL_KIND_INT16";
+	case T_INT32: return "GL_KIND_INT32";
+	case T_INT64: return "GL_KIND_INT64";
+	case T_UINT: return "GL_KIND_UINT";
+	case T_UINT8: return "GL_KIND_UINT8";
+	case T_UINT16: return "GL_KIND_UINT16";
+	case T_UINT32: return "GL_KIND_UINT32";
+	case T_UINT64: return "GL_KIND_UINT64";
+	case T_UINTPTR: return "GL_KIND_UINTPTR";
+	case T_FLOAT32: return "GL_KIND_FLOAT32";
+	case T_FLOAT64: return "GL_KIND_FLOAT64";
+	case T_COMPLEX64: return "GL_KIND_COMPLEX64";
+	case T_COMPLEX128: return "GL_KIND_COMPLEX128";
+	case T_STRING: return "GL_KIND_STRING";
+	case T_UNSAFEPTR: return "GL_KIND_UNSAFEPOINTER";
+	case T_ARRAY: return "GL_KIND_ARRAY";
+	case T_SLICE: return "GL_KIND_SLICE";
+	case T_STRUCT: return "GL_KIND_STRUCT";
+	case T_POINTER: return "GL_KIND_POINTER";
+	case T_FUNC: return "GL_KIND_FUNC";
+	case T_INTERFACE: return "GL_KIND_INTERFACE";
+	case T_MAP: return "GL_KIND_MAP";
+	case T_CHAN: return "GL_KIND_CHAN";
+	}
+	return "GL_KIND_INVALID";
+}
+
+static void algof(Type *t, const char **eq, const char **hash) {
+	Type *u = under(t);
+	*eq = *hash = "0";
+	if (!comparable(t))
+		return;
+	switch (u->kind) {
+	case T_STRING: *eq = "gl_strequal"; *hash = "gl_strhash"; return;
+	case T_FLOAT32: *eq = "gl_f32equal"; *hash = "gl_f32hash"; return;
+	case T_FLOAT64: *eq = "gl_f64equal"; *hash = "gl_f64hash"; return;
+	case T_COMPLEX64: *eq = "gl_c64equal"; *hash = "gl_c64hash"; return;
+	case T_COMPLEX128: *eq = "gl_c128equal"; *hash = "gl_c128hash"; return;
+	case T_INTERFACE:
+		completeiface(u);
+		if (u->methods.n) {
+			*eq = "gl_ifaceequal";
+			*hash = "gl_ifacehash";
+		} else {
+			*eq = "gl_efaceequal";
+			*hash = "gl_efacehash";
+		}
+		return;
+	case T_ARRAY: *eq = "gl_arrayequal"; *hash = "gl_arrayhash"; return;
+	case T_STRUCT: *eq = "gl_structequal"; *hash = "gl_structhash"; return;
+	}
+	*eq = "gl_memequal";
+	*hash = "gl_memhash";
+}
+
+static bool regmem(Type *t) {
+	Type *u = under(t);
+	switch (u->kind) {
+	case T_STRING: case T_FLOAT32: case T_FLOAT64: case T_COMPLEX64: case T_COMPLEX128: case T_INTERFACE:
+		return false;
+	case T_ARRAY:
+		return regmem(u->elem);
+	case T_STRUCT: {
+		int64_t off = 0;
+		for (int i = 0; i < u->fields.n; i++) {
+			Field *f = u->fields.v[i];
+			if (f->offset != off || !regmem(f->type) || (f->name && !strcmp(f->name, "_")))
+				return false;
+			off = f->offset + tsize(f->type);
+		}
+		return off == tsize(u);
+	}
+	}
+	return true;
+}
+
+static uint32_t strhash32(const char *s) {
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+static void emitdesc(Type *t) {
+	Type *u = under(t);
+	layout(t);
+	const char *sym = t->sym + 1; /* gltypeN */
+	Buf b = {0}, pre = {0};
+	int64_t size = tsize(t);
+	uint8_t *bits = xalloc((size_t)(size / 64 + 2));
+	int64_t ptrdata = haspointers(t) ? ptrbitmap(t, bits, 0) : 0;
+	const char *eq, *hash;
+	algof(t, &eq, &hash);
+	int tflag = 0;
+	if (regmem(t) && comparable(t))
+		tflag |= 1;
+	if (t->kind == T_NAMED)
+		tflag |= 2;
+	if (isdirectiface(t))
+		tflag |= 4;
+	/* the pointer bitmap */
+	const char *gcdata = "0";
+	if (ptrdata) {
+		bprintf(&pre, "static const uint8_t %s_gc[] = {", sym);
+		for (int64_t i = 0; i < (ptrdata + 63) / 64; i++)
+			bprintf(&pre, "%s%u", i ? ", " : "", bits[i]);
+		bprintf(&pre, "};\n");
+		gcdata = xprintf("%s_gc", sym);
+	}
+	const char *elem = "0", *key = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0";
+	int64_t len = 0;
+	int nfields = 0, nmethods = 0, nimethods = 0, nin = 0, nout = 0;
+	bool variadic = false;
+	switch (u->kind) {
+	case T_POINTER: case T_SLICE: case T_CHAN:
+		elem = typedesc(u->elem);
+		len = u->kind == T_CHAN ? u->len : 0;
+		break;
+	case T_ARRAY:
+		elem = typedesc(u->elem);
+		len = u->len;
+		break;
+	case T_MAP:
+		elem = typedesc(u->elem);
+		key = typedesc(u->key);
+		break;
+	case T_STRUCT:
+		nfields = u->fields.n;
+		if (nfields) {
+			bprintf(&pre, "static const GlStructField %s_fields[] = {\n", sym);
+			for (int i = 0; i < u->fields.n; i++) {
+				Field *f = u->fields.v[i];
+				bprintf(&pre, "\t{%s, %s, %lld, %d},\n", strlit(f->name, (int64_t)strlen(f->name)), typedesc(f->type),
+					(long long)f->offset, f->embedded);
+			}
+			bprintf(&pre, "};\n");
+			fields = xprintf("%s_fields", sym);
+		}
+		break;
+	case T_INTERFACE:
+		completeiface(u);
+		nimethods = u->methods.n;
+		if (nimethods) {
+			bprintf(&pre, "static const GlIMethod %s_imethods[] = {\n", sym);
+			for (int i = 0; i < u->methods.n; i++) {
+				Method *m = u->methods.v[i];
+				bprintf(&pre, "\t{%s, %s},\n", strlit(m->name, (int64_t)strlen(m->name)), typedesc(m->type));
+			}
+			bprintf(&pre, "};\n");
+			imethods = xprintf("%s_imethods", sym);
+		}
+		break;
+	case T_FUNC:
+		nin = u->fields.n;
+		nout = u->results.n;
+		variadic = u->variadic;
+		if (nin) {
+			bprintf(&pre, "static const GlType *const %s_in[] = {", sym);
+			for (int i = 0; i < nin; i++)
+				bprintf(&pre, "%s%s", i ? ", " : "", typedesc(((Field *)u->fields.v[i])->type));
+			bprintf(&pre, "};\n");
+			in = xprintf("%s_in", sym);
+		}
+		if (nout) {
+			bprintf(&pre, "static const GlType *const %s_out[] = {", sym);
+			for (int i = 0; i < nout; i++)
+				bprintf(&pre, "%s%s", i ? ", " : "", typedesc(((Field *)u->results.v[i])->type));
+			bprintf(&pre, "};\n");
+			outs = xprintf("%s_out", sym);
+		}
+		break;
+	}
+	/* methods, for interface conversions decided at run time */
+	if (u->kind != T_INTERFACE && (t->kind == T_NAMED || (t->kind == T_POINTER && t->elem->kind == T_NAMED) ||
+				       u->kind == T_STRUCT)) {
+		Vec ms = methodset(t);
+		if (ms.n) {
+			Buf mb = {0};
+			bprintf(&mb, "static const GlMethod %s_methods[] = {\n", sym);
+			for (int i = 0; i < ms.n; i++) {
+				MEntry *e = ms.v[i];
+				resolvemethod(e->m);
+				bprintf(&mb, "\t{%s, %s, (void (*)(void))%s},\n", strlit(e->m->name, (int64_t)strlen(e->m->name)),
+					typedesc(e->m->type), methodwrapper(t, e->m, &e->path, isdirectiface(t)));
+			}
+			bprintf(&mb, "};\n");
+			bput(&pre, bstr(&mb));
+			methods = xprintf("%s_methods", sym);
+			nmethods = ms.n;
+		}
+	}
+	const char *str = typestr(t);
+	bput(&b, bstr(&pre));
+	bprintf(&b,
+		"static const GlType %s = { /* %s */\n\t.size = %lld, .ptrdata = %lld, .hash = %uu, .kind = %s, .align = %lld, .tflag = %d,\n"
+		"\t.gcdata = %s, .str = %s, .equal = %s, .hashfn = %s,\n"
+		"\t.elem = %s, .key = %s, .len = %lld, .fields = %s, .methods = %s, .imethods = %s, .in = %s, .out = %s,\n"
+		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,\n};\n",
+		sym, str, (long long)size, (long long)ptrdata, strhash32(str), kindname(u), (long long)talign(t), tflag, gcdata,
+		strlit(str, (int64_t)strlen(str)), eq, hash, elem, key, (long long)len, fields, methods, imethods, in, outs,
+		nfields, nmethods, nimethods, nin, nout, variadic);
+	bput(&gdescs, bstr(&b));
+}
+
+/* ---------------------------------------------------------------- signatures */
+
+/* The C result of a signature: nothing, one value returned directly (at
+ * most 16 bytes and not an array), or a value (or tuple) written through
+ * an out-pointer into the caller's data frame. */
+Type *resulttype(Type *sig, int *mode) {
+	int n = sig->results.n;
+	if (n == 0) {
+		*mode = R_VOID;
+		return NULL;
+	}
+	Type *rt;
+	if (n == 1)
+		rt = ((Field *)sig->results.v[0])->type;
+	else {
+		if (!sig->ptrto) { /* cache the tuple on the signature */
+			Vec ts = {0};
+			for (int i = 0; i < n; i++)
+				vpush(&ts, ((Field *)sig->results.v[i])->type);
+			sig->ptrto = tupleof(&ts);
+		}
+		rt = sig->ptrto;
+		layout(rt);
+	}
+	*mode = bypointer(rt) ? R_OUT : R_DIRECT;
+	return rt;
+}
+
+const char *funcsym(Obj *f) {
+	if (f->cname)
+		return f->cname;
+	const char *pk = f->pkg && f->pkg->cprefix ? f->pkg->cprefix : "x";
+	if (f->extern_) {
+		f->cname = intern(xprintf("%s_%s", pk, f->name));
+		return f->cname;
+	}
+	if (f->ismethod && f->recvtype)
+		f->cname = globalname(xprintf("%s_%s_%s", pk, f->recvtype->name, f->name));
+	else if (f->ismethod) {
+		Node *r = f->decl && f->decl->a ? f->decl->a->a : NULL;
+		if (r && r->kind == N_STAR)
+			r = r->a;
+		f->cname = globalname(xprintf("%s_%s_%s", pk, r && r->name ? r->name : "T", f->name));
+	} else
+		f->cname = globalname(xprintf("%s_%s", pk, f->name));
+	return f->cname;
+}
+
+/* A static closure object for a declared function used as a value; its C
+ * function takes the closure pointer the calling convention passes. */
+const char *fvsym(Obj *f) {
+	const char *name = xprintf("%s__fv", funcsym(f));
+	for (int i = 0; i < cglobals.n; i++)
+		if (!strcmp(cglobals.v[i], name))
+			return xprintf("((GlFunc *)&%s)", name);
+	vpush(&cglobals, (void *)intern(name));
+	Type *sig = f->type;
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	Buf params = {0}, args = {0};
+	bprintf(&params, "G *g, GlFunc *ctx");
+	if (mode == R_OUT) {
+		bprintf(&params, ", %s *out", ctype(rt));
+		bprintf(&args, ", out");
+	}
+	for (int i = 0; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		bprintf(&params, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), i);
+		bprintf(&args, ", p%d", i);
+	}
+	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	bprintf(&gprotos, "static %s %s_fn(%s);\n", rc, name, bstr(&params));
+	bprintf(&gdecls, "/* %s as a func value */\nGL_WRAPPER static %s %s_fn(%s) {\n\t(void)ctx;\n\t%s%s(g%s);\n}\n",
+		f->name, rc, name, bstr(&params), mode == R_DIRECT ? "return " : "", funcsym(f), bstr(&args));
+	bprintf(&gdecls, "static const GlFunc %s = {(void (*)(void))%s_fn};\n", name, name);
+	return xprintf("((GlFunc *)&%s)", name);
+}
+
+void addprototype(const char *proto) { bprintf(&gprotos, "%s;\n", proto); }
+
+/* ---------------------------------------------------------------- the program */
+
+static void assignprefixes(void) {
+	for (int i = 0; i < allpackages.n; i++) {
+		Package *p = allpackages.v[i];
+		Buf b = {0};
+		for (const char *s = p->path; *s; s++)
+			bputc(&b, isalnum((unsigned char)*s) ? *s : '_');
+		p->cprefix = bstr(&b);
+	}
+}
+
+static void emitglobals(Package *p) {
+	for (int i = 0; i < p->files.n; i++) {
+		Node *f = p->files.v[i];
+		for (int j = 0; j < f->list2.n; j++) {
+			Node *d = f->list2.v[j];
+			if (d->kind != N_DECLSTMT || d->op != TK_VAR)
+				continue;
+			for (int k = 0; k < d->list.n; k++) {
+				Node *spec = d->list.v[k];
+				for (int l = 0; l < spec->list.n; l++) {
+					Node *id = spec->list.v[l];
+					Obj *o = id->obj;
+					if (!o || !o->type)
+						continue;
+					o->slot = S_GLOBAL;
+					o->cname = globalname(xprintf("%s_%s", p->cprefix, o->name));
+					bprintf(&gglobals, "static %s %s; /* %s:%d */\n", ctype(o->type), o->cname, fileof(id->pos),
+						id->pos.line);
+				}
+			}
+		}
+	}
+}
+
+/* Package initialization: each package's variables in dependency order,
+ * then its init functions, packages in import order (Go's rule). */
+static void emitinit(void) {
+	Vec inits = {0};
+	for (int i = 0; i < allpackages.n; i++) {
+		Package *p = allpackages.v[i];
+		if (!p->vars.n && !p->inits.n)
+			continue;
+		/* a synthetic function holds the variable initializers */
+		Node *fd = mknode(N_FUNCDECL, ((Node *)p->files.v[0])->pos);
+		fd->name = intern("init");
+		Type *sig = newtype(T_FUNC);
+		FuncInfo *fi = xalloc(sizeof *fi);
+		fi->node = fd;
+		fi->sig = sig;
+		fi->pkg = p;
+		fd->aux = fi;
+		Node *body = mknode(N_BLOCK, fd->pos);
+		for (int j = 0; j < p->vars.n; j++) {
+			Node *spec = p->vars.v[j];
+			if (!spec->list2.n)
+				continue;
+			Node *as = mknode(N_ASSIGN, spec->pos);
+			as->list = spec->list;
+			as->list2 = spec->list2;
+			as->ival = 1; /* a variable declaration's initialization */
+			vpush(&body->list, as);
+		}
+		fd->c = body;
+		fi->name = xprintf("%s.init", p->name);
+		fi->cname = globalname(xprintf("%s__varinit", p->cprefix));
+		/* func literals in initializers belong to this function */
+		for (int j = 0; j < p->funclits.n; j++) {
+			Node *l = p->funclits.v[j];
+			FuncInfo *li = l->aux;
+			if (li && !li->outer)
+				vpush(&fi->lits, l), li->outer = fi;
+		}
+		curpkg = p;
+		emitfunc(fi);
+		vpush(&inits, (void *)fi->cname);
+		for (int j = 0; j < p->inits.n; j++)
+			vpush(&inits, (void *)funcsym(p->inits.v[j]));
+	}
+	bprintf(&gfuncs, "/* package initialization, in import order */\nstatic void gl_initall(G *g) {\n");
+	for (int i = 0; i < inits.n; i++)
+		bprintf(&gfuncs, "\t%s(g);\n\tif (g->unwinding) return;\n", (char *)inits.v[i]);
+	bprintf(&gfuncs, "}\n");
+}
+
+void emitprogram(Package *mainpkg, FILE *o) {
+	assignprefixes();
+	for (int i = 0; i < allpackages.n; i++)
+		emitglobals(allpackages.v[i]);
+	/* the bodies, which discover the types and descriptors they use */
+	for (int i = 0; i < allpackages.n; i++) {
+		Package *p = allpackages.v[i];
+		curpkg = p;
+		for (int j = 0; j < p->funcs.n; j++) {
+			Obj *f = p->funcs.v[j];
+			if (f->extern_) {
+				/* implemented in C by the runtime: declare it */
+				int mode;
+				Type *rt = resulttype(f->type, &mode);
+				(void)rt;
+				const char *proto = csig(f->type, funcsym(f), false, false, NULL);
+				proto = strstr(proto, "static ") + 7; /* defined in the runtime, not here */
+				addprototype(xprintf("extern %s", proto));
+				continue;
+			}
+			if (f->decl && f->decl->aux)
+				emitfunc(f->decl->aux);
+		}
+	}
+	emitinit();
+	Obj *m = lookuplocal(mainpkg->scope, intern("main"));
+	bprintf(&gfuncs, "\nint main(int argc, char **argv) {\n\treturn gl_main(argc, argv, gl_initall, %s);\n}\n",
+		funcsym(m));
+	/* descriptors and itabs may ask for more descriptors and wrappers */
+	int nd = 0, ni = 0;
+	while (nd < descs.n || ni < itabs.n) {
+		while (nd < descs.n)
+			emitdesc(descs.v[nd++]);
+		while (ni < itabs.n) {
+			emititab(itabs.v[ni], itabs.v[ni + 1], itabs.v[ni + 2]);
+			ni += 3;
+		}
+	}
+	for (int i = 0; i < structs.n; i++)
+		defstruct(structs.v[i]);
+
+	fprintf(o, "/* Generated by glc (%s) from", "gl " PACKAGE_VERSION);
+	for (int i = 0; i < mainpkg->files.n; i++)
+		fprintf(o, " %s", fileof(((Node *)mainpkg->files.v[i])->pos));
+	fprintf(o, ".\n * Written to be read: each gl function is one C function with its data frame\n"
+		   " * (a struct carved by alloca and linked into the goroutine's frame chain) and\n"
+		   " * its stack map; comments file:line give the gl source.  See DESIGN.md. */\n");
+	fprintf(o, "#include \"gl.h\"\n\n/* gl functions live in their own section, so tracebacks and the\n"
+		   " * preemption signal handler can tell generated code from the runtime */\n"
+		   "#define GL_FUNC __attribute__((section(\"gltext\"), used))\n"
+		   "#define GL_WRAPPER __attribute__((section(\"gltext\"), used))\n"
+		   "#define GL_DEFERTHUNK __attribute__((section(\"gldefer\"), used))\n\n");
+	fputs("/* ---- types ---- */\n", o);
+	fputs(bstr(&gtypes), o);
+	fputs("\n/* ---- prototypes ---- */\n", o);
+	fputs(bstr(&gprotos), o);
+	fputs("\n/* ---- type descriptors and itabs (defined at the end) ---- */\n", o);
+	fputs(bstr(&gfwd), o);
+	fputs("\n/* ---- package variables ---- */\n", o);
+	fputs(bstr(&gglobals), o);
+	fputs("\n/* ---- wrappers ---- */\n", o);
+	fputs(bstr(&gdecls), o);
+	fputs("\n/* ---- functions ---- */\n", o);
+	fputs(bstr(&gfuncs), o);
+	fputs("\n/* ---- type descriptors ---- */\n", o);
+	fputs(bstr(&gdescs), o);
+}

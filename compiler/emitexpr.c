@@ -1,0 +1,2022 @@
+/* emitexpr.c — expressions, calls, built-ins, conversions, literals.
+ *
+ * expr(n) returns a C expression for n's value after emitting, into the
+ * current function, the statements needed to compute it: every call is its
+ * own statement (followed by a reload of the data frame and a check for a
+ * recovering panic), and run-time checks (bounds, nil, zero divisors) are
+ * statements placed right before the access they guard.  The expression
+ * returned is valid only until the next call: an operand that is followed
+ * by an operand with calls is first copied ("spilled") into a temporary, so
+ * nothing computed before a call is used after it (DESIGN.md S2).
+ */
+#include <math.h>
+#include <regex.h>
+#include <string.h>
+
+#include "emitint.h"
+
+static const char *builtin(Node *n);
+static const char *complit(Node *n);
+static const char *closure(Node *n);
+static const char *methodvalue(Node *n);
+static const char *assertion(Node *n);
+void commaok(Node *r, const char **v, Type *want);
+
+/* ---------------------------------------------------------------- helpers */
+
+void pcline(void) {
+	fn->leaf = false;
+	line("GL_PCLINE(%s, %d);", fn->info, fn->line);
+}
+
+/* lhs = call, where lhs may be in the data frame: the result is held in a
+ * register until the frame pointer is reloaded, because C may compute the
+ * address of the left side before the call, in the frame that the call may
+ * have moved (DESIGN.md S2). */
+void callto(const char *lhs, const char *call) {
+	if (strstr(lhs, "fp->"))
+		line("{ __auto_type r_ = %s; RELOAD; %s = r_; }", call, lhs);
+	else
+		line("%s = %s;", lhs, call);
+}
+
+void afterCall(bool mayunwind) {
+	line("RELOAD;");
+	if (mayunwind)
+		line("if (GL_UNLIKELY(g->unwinding)) goto unwind;");
+}
+
+/* A call into the panic machinery: it returns only if a deferred call
+ * recovered, and then this frame unwinds. */
+void panicstmt(const char *call) {
+	line("GL_PCLINE(%s, %d);", fn->info, fn->line);
+	line("%s;", call);
+	line("goto unwind;");
+}
+
+static void check(const char *cond, const char *panic) {
+	line("if (GL_UNLIKELY(%s)) {", cond);
+	fn->indent++;
+	panicstmt(panic);
+	fn->indent--;
+	line("}");
+}
+
+static int ntemps;
+
+static Type *anyfunc(void) {
+	static Type *t;
+	if (!t)
+		t = newtype(T_FUNC);
+	return t;
+}
+
+const char *temp(Type *t) {
+	const char *nm = xprintf("t%d", ++ntemps);
+	vpush(&fn->cnames, (void *)intern(nm));
+	if (t && inframe(t)) {
+		bprintf(&fn->frame, "\t%s %s;\n", ctype(t), nm);
+		if (haspointers(t)) {
+			vpush(&fn->frameslots, (void *)nm);
+			vpush(&fn->frametypes, t);
+		}
+		return xprintf("fp->%s", nm);
+	}
+	bprintf(&fn->decls, "\t%s %s;\n", t ? ctype(t) : "int64_t", nm);
+	return nm;
+}
+
+/* A temporary in the data frame: it can be passed by address.  A NULL
+ * type asks for a map iterator. */
+const char *frametemp(Type *t) {
+	const char *nm = xprintf("t%d", ++ntemps);
+	vpush(&fn->cnames, (void *)intern(nm));
+	if (!t) {
+		bprintf(&fn->frame, "\tGlMapIter %s;\n", nm);
+		return xprintf("fp->%s", nm);
+	}
+	bprintf(&fn->frame, "\t%s %s;\n", ctype(t), nm);
+	if (haspointers(t)) {
+		vpush(&fn->frameslots, (void *)nm);
+		vpush(&fn->frametypes, t);
+	}
+	return xprintf("fp->%s", nm);
+}
+
+/* Whether e is a constant as cvalue and strlit write them. */
+static bool isconstexpr(const char *e) {
+	static regex_t re;
+	static int init;
+	if (!init) {
+		regcomp(&re,
+			"^(true|false|0\\.0f?|-?0x[0-9a-f.]+p[-+][0-9]+|\\(\\(float\\)-?0x[0-9a-f.]+p[-+][0-9]+\\)"
+			"|\\(\\((u?int(8|16|32|64)_t|uintptr_t)\\)-?[0-9]+u?ll\\)"
+			"|\\(\\((u?int(8|16|32|64)_t|uintptr_t)\\)\\(-9223372036854775807ll - 1\\)\\)"
+			"|\\(\\(GlString\\)\\{0\\}\\)"
+			"|\\(\\(GlString\\)\\{\\(const uint8_t \\*\\)\"([^\"\\\\]|\\\\.)*\", [0-9]+\\}\\))$",
+			REG_EXTENDED | REG_NOSUB);
+		init = 1;
+	}
+	return regexec(&re, e, 0, NULL, 0) == 0;
+}
+
+static bool istemp(const char *e) {
+	const char *p = e;
+	if (!strncmp(p, "fp->", 4))
+		p += 4;
+	if (*p != 't')
+		return false;
+	for (p++; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+const char *spill(const char *e, Type *t) {
+	if (istemp(e) || isconstexpr(e))
+		return e;
+	const char *tmp = temp(t);
+	line("%s = %s;", tmp, e);
+	return tmp;
+}
+
+/* Whether evaluating n may call into the runtime or gl code (and so move
+ * the stack or run a deferred call). */
+bool hascall(Node *n) {
+	if (!n)
+		return false;
+	if (n->cv)
+		return false;
+	switch (n->kind) {
+	case N_CALL:
+		if (n->flags & NF_CONVERSION) {
+			Type *to = under(n->type), *from = ((Node *)n->list.v[0])->type;
+			if (isinterface(n->type) && !isinterface(from))
+				return true;
+			if (to->kind == T_STRING && !isstring(from))
+				return true;
+			if (to->kind == T_SLICE && isstring(from))
+				return true;
+			return hascall(n->list.v[0]);
+		}
+		if (n->flags & NF_CALLEE_BUILTIN) {
+			if (n->ival == B_LEN || n->ival == B_CAP || n->ival == B_REAL || n->ival == B_IMAG || n->ival == B_COMPLEX ||
+			    n->ival == B_MIN || n->ival == B_MAX) {
+				for (int i = 0; i < n->list.n; i++)
+					if (hascall(n->list.v[i]))
+						return true;
+				if ((n->ival == B_LEN) && under(((Node *)n->list.v[0])->type)->kind == T_MAP)
+					return true;
+				if ((n->ival == B_MIN || n->ival == B_MAX) && isstring(n->type))
+					return false;
+				return false;
+			}
+		}
+		return true;
+	case N_FUNCLIT: case N_TYPEASSERT: case N_COMPLIT:
+		return true;
+	case N_INDEX:
+		if (n->flags & NF_MAPINDEX)
+			return true;
+		return hascall(n->a) || hascall(n->b);
+	case N_UNARY:
+		if (n->op == TK_ARROW)
+			return true;
+		if (n->op == TK_AND) {
+			Node *x = n->a;
+			while (x->kind == N_PAREN)
+				x = x->a;
+			if (x->kind == N_COMPLIT)
+				return true;
+		}
+		return hascall(n->a);
+	case N_BINARY:
+		if (n->op == TK_ADD && isstring(n->type))
+			return true;
+		if ((n->op == TK_EQL || n->op == TK_NEQ) && n->a->type &&
+		    (isinterface(n->a->type) || isinterface(n->b->type) || under(n->a->type)->kind == T_STRUCT ||
+		     under(n->a->type)->kind == T_ARRAY))
+			return true;
+		return hascall(n->a) || hascall(n->b);
+	case N_SELECTOR:
+		if (n->op == SEL_METHOD || n->op == SEL_IMETHOD || n->op == SEL_METHODEXPR)
+			return true;
+		return n->op != SEL_PKG && hascall(n->a);
+	case N_SLICEEXPR:
+		return hascall(n->a) || hascall(n->b) || hascall(n->c) || hascall(n->d);
+	case N_STAR: case N_PAREN:
+		return hascall(n->a);
+	case N_IDENT:
+		return n->obj && n->obj->kind == O_FUNC; /* a func value may need its wrapper: no call, but harmless */
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------- constants */
+
+static const char *intconst(i128 v, Type *t) {
+	const char *ct = ctype(t);
+	if (isunsigned(t) || under(t)->kind == T_UINTPTR) {
+		unsigned long long u = (unsigned long long)(v & (((unsigned __int128)1 << 64) - 1));
+		return xprintf("((%s)%lluull)", ct, u);
+	}
+	long long s = (long long)v;
+	if (s == INT64_MIN)
+		return xprintf("((%s)(-9223372036854775807ll - 1))", ct);
+	return xprintf("((%s)%lldll)", ct, s);
+}
+
+static const char *floatconst(long double f, bool f32) {
+	double d = f32 ? (double)(float)f : (double)f;
+	if (d == 0)
+		return f32 ? "0.0f" : "0.0";
+	return xprintf(f32 ? "((float)%a)" : "%a", d);
+}
+
+const char *cvalue(Const *c, Type *t) {
+	if (!t || isuntyped(t))
+		t = defaulttype(t ? t : types[T_INT]);
+	Type *u = under(t);
+	if (u->kind == T_INTERFACE)
+		return NULL;
+	switch (c->kind) {
+	case CK_BOOL:
+		return c->b ? "true" : "false";
+	case CK_STRING:
+		return strlit(c->s, c->slen);
+	case CK_INT:
+		if (isfloat(u))
+			return floatconst(ctofloat(c), u->kind == T_FLOAT32);
+		if (iscomplex(u))
+			return xprintf("__builtin_complex((%s)%s, (%s)0)", u->kind == T_COMPLEX64 ? "float" : "double",
+				       floatconst(ctofloat(c), u->kind == T_COMPLEX64), u->kind == T_COMPLEX64 ? "float" : "double");
+		return intconst(ctoint(c), t);
+	case CK_FLOAT:
+		if (isinteger(u))
+			return intconst((i128)c->f, t);
+		if (iscomplex(u))
+			return xprintf("__builtin_complex((%s)%s, (%s)0)", u->kind == T_COMPLEX64 ? "float" : "double",
+				       floatconst(c->f, u->kind == T_COMPLEX64), u->kind == T_COMPLEX64 ? "float" : "double");
+		return floatconst(c->f, u->kind == T_FLOAT32);
+	case CK_COMPLEX:
+		if (iscomplex(u)) {
+			bool f32 = u->kind == T_COMPLEX64;
+			return xprintf("__builtin_complex((%s)%s, (%s)%s)", f32 ? "float" : "double", floatconst(c->re, f32),
+				       f32 ? "float" : "double", floatconst(c->im, f32));
+		}
+		if (isfloat(u))
+			return floatconst(c->re, u->kind == T_FLOAT32);
+		return intconst((i128)c->re, t);
+	}
+	return "0";
+}
+
+const char *zeroval(Type *t) {
+	Type *u = under(t);
+	switch (u->kind) {
+	case T_STRUCT: case T_ARRAY: case T_TUPLE: case T_STRING: case T_SLICE: case T_INTERFACE:
+		return xprintf("((%s){0})", ctype(t));
+	case T_BOOL:
+		return "false";
+	}
+	return xprintf("((%s)0)", ctype(t));
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+/* A C expression of type GlIface holding e (of concrete type from) as
+ * interface type to. */
+const char *toiface(const char *e, Type *from, Type *to) {
+	Type *tu = under(to);
+	completeiface(tu);
+	bool empty = tu->methods.n == 0;
+	if (isinterface(from)) {
+		Type *fu = under(from);
+		completeiface(fu);
+		if (fu->methods.n == 0 && empty)
+			return e;
+		const char *v = spill(e, from);
+		const char *dyn = fu->methods.n ? xprintf("gl_ifacetype(%s)", v) : xprintf("((const GlType *)%s.tab)", v);
+		if (empty)
+			return xprintf("((GlIface){%s, %s.data})", dyn, v);
+		/* to a smaller interface: the itab is found at run time */
+		const char *r = temp(to);
+		line("%s = (GlIface){%s ? getitab(%s, %s, false) : 0, %s.data};", r, dyn, typedesc(to), dyn, v);
+		return r;
+	}
+	if (from->kind == T_UNTYPED_NIL)
+		return "((GlIface){0})";
+	const char *tab = empty ? typedesc(from) : itabsym(from, to);
+	if (isdirectiface(from)) {
+		if (under(from)->kind == T_POINTER || under(from)->kind == T_UNSAFEPTR || under(from)->kind == T_MAP ||
+		    under(from)->kind == T_CHAN || under(from)->kind == T_FUNC)
+			return xprintf("((GlIface){%s, (void *)(%s)})", tab, e);
+		const char *v = spill(e, from);
+		return xprintf("((GlIface){%s, *(void **)&%s})", tab, v);
+	}
+	/* constants are boxed once, statically */
+	if (isconstexpr(e)) {
+		static int nconst;
+		const char *nm = xprintf("glconst%d", ++nconst);
+		bprintf(&gdecls, "static const %s %s = %s;\n", ctype(from), nm, e);
+		return xprintf("((GlIface){%s, (void *)&%s})", tab, nm);
+	}
+	if (tsize(from) == 0)
+		return xprintf("((GlIface){%s, newobject(%s)})", tab, typedesc(from));
+	const char *v = spill(e, from);
+	const char *box = temp(ptrto(from));
+	pcline();
+	callto(box, xprintf("newobject(%s)", typedesc(from)));
+	afterCall(false);
+	line("*%s = %s;", box, v);
+	return xprintf("((GlIface){%s, %s})", tab, box);
+}
+
+static bool sameC(Type *a, Type *b) { return !strcmp(ctype(a), ctype(b)); }
+
+const char *conv(const char *e, Type *from, Type *to) {
+	if (!from || !to || from == to)
+		return e;
+	Type *fu = under(from), *tu = under(to);
+	if (tu->kind == T_INTERFACE) {
+		if (identical(from, to))
+			return e;
+		return toiface(e, from, to);
+	}
+	if (from->kind == T_UNTYPED_NIL)
+		return zeroval(to);
+	if (identical(fu, tu) || (fu->kind == tu->kind && fu->kind <= T_UNSAFEPTR)) {
+		if (sameC(from, to))
+			return e;
+		if (fu->kind == T_STRUCT || fu->kind == T_ARRAY) {
+			const char *v = frametemp(from);
+			line("%s = %s;", v, e);
+			return xprintf("(*(%s *)&%s)", ctype(to), v);
+		}
+		return xprintf("((%s)(%s))", ctype(to), e);
+	}
+	/* string conversions */
+	if (tu->kind == T_STRING) {
+		if (isinteger(fu)) {
+			const char *r = temp(to);
+			pcline();
+			callto(r, xprintf("intstring(g, (int64_t)(%s))", e));
+			afterCall(false);
+			return r;
+		}
+		if (fu->kind == T_SLICE) {
+			const char *s = spill(e, from);
+			const char *r = temp(to);
+			pcline();
+			if (under(fu->elem)->kind == T_UINT8)
+				callto(r, xprintf("slicebytetostring(g, (const uint8_t *)%s.ptr, %s.len)", s, s));
+			else
+				callto(r, xprintf("slicerunetostring(g, (const int32_t *)%s.ptr, %s.len)", s, s));
+			afterCall(false);
+			return r;
+		}
+		if (fu->kind == T_STRING)
+			return e;
+	}
+	if (tu->kind == T_SLICE && fu->kind == T_STRING) {
+		const char *s = spill(e, from);
+		const char *r = frametemp(to);
+		pcline();
+		if (under(tu->elem)->kind == T_UINT8)
+			line("stringtoslicebyte(g, &%s, %s);", r, s);
+		else
+			line("stringtoslicerune(g, &%s, %s);", r, s);
+		afterCall(false);
+		return r;
+	}
+	if (tu->kind == T_POINTER && fu->kind == T_SLICE) {
+		/* slice to array pointer: the slice must be long enough */
+		const char *s = spill(e, from);
+		int64_t n = under(tu->elem)->len;
+		check(xprintf("%s.len < %lld", s, (long long)n),
+		      xprintf("gl_panicstring(g, \"runtime error: cannot convert slice with length \" \"too small\" \"\")"));
+		return xprintf("((%s)%s.ptr)", ctype(to), s);
+	}
+	if (iscomplex(tu))
+		return xprintf("((%s)(%s))", ctype(to), e);
+	return xprintf("((%s)(%s))", ctype(to), e);
+}
+
+const char *exprto(Node *n, Type *t) {
+	if (n->kind == N_COMPLIT && !n->a && !n->type)
+		n->type = t;
+	if (n->cv && t && !isinterface(t)) {
+		const char *c = cvalue(n->cv, t);
+		if (c)
+			return c;
+	}
+	return conv(expr(n), n->type, t);
+}
+
+/* ---------------------------------------------------------------- lvalues */
+
+static const char *nilchecked(const char *p) {
+	const char *v = p;
+	check(xprintf("!(%s)", v), "gl_panicnil(g)");
+	return v;
+}
+
+/* Follow a selector's embedded-field path from the value e of type t. */
+static const char *navigate(const char *e, Type *t, Vec *path, Type **out) {
+	for (int i = 0; i < path->n; i++) {
+		Field *f = path->v[i];
+		if (under(t)->kind == T_POINTER) {
+			e = nilchecked(e);
+			e = xprintf("(%s)->%s", e, cfield(f->name));
+		} else
+			e = xprintf("%s.%s", e, cfield(f->name));
+		t = f->type;
+	}
+	if (out)
+		*out = t;
+	return e;
+}
+
+static const char *indexexpr(const char *i, Node *in) {
+	if (in->cv)
+		return intconst(ctoint(in->cv), types[T_INT]);
+	return i;
+}
+
+static void boundscheck(const char *i, const char *len) {
+	check(xprintf("(uint64_t)(%s) >= (uint64_t)(%s)", i, len), xprintf("gl_panicindex(g, (int64_t)(%s), (int64_t)(%s))", i, len));
+}
+
+const char *lvalue(Node *n) {
+	switch (n->kind) {
+	case N_BAD:
+		return n->lit;
+	case N_PAREN:
+		return lvalue(n->a);
+	case N_IDENT:
+		return varref(n->obj);
+	case N_SELECTOR: {
+		if (n->op == SEL_PKG)
+			return varref(n->obj);
+		Node *x = n->a;
+		Type *xt = x->type;
+		const char *base = under(xt)->kind == T_POINTER ? expr(x) : lvalue(x);
+		return navigate(base, xt, &n->path, NULL);
+	}
+	case N_INDEX: {
+		Type *xt = under(n->a->type);
+		if (xt->kind == T_SLICE) {
+			const char *s = spill(expr(n->a), n->a->type);
+			const char *i = spill(indexexpr(expr(n->b), n->b), n->b->type);
+			boundscheck(i, xprintf("%s.len", s));
+			return xprintf("((%s *)%s.ptr)[%s]", ctype(xt->elem), s, i);
+		}
+		if (xt->kind == T_ARRAY) {
+			const char *a = lvalue(n->a);
+			const char *i = indexexpr(expr(n->b), n->b);
+			if (!n->b->cv) {
+				i = spill(i, n->b->type);
+				boundscheck(i, xprintf("%lld", (long long)xt->len));
+			}
+			return xprintf("%s.a[%s]", a, i);
+		}
+		if (xt->kind == T_POINTER) {
+			Type *at = under(xt->elem);
+			const char *p = spill(expr(n->a), n->a->type);
+			const char *i = indexexpr(expr(n->b), n->b);
+			nilchecked(p);
+			if (!n->b->cv) {
+				i = spill(i, n->b->type);
+				boundscheck(i, xprintf("%lld", (long long)at->len));
+			}
+			return xprintf("%s->a[%s]", p, i);
+		}
+		break;
+	}
+	case N_STAR: {
+		const char *p = spill(expr(n->a), n->a->type);
+		nilchecked(p);
+		return xprintf("(*%s)", p);
+	}
+	}
+	errorat(n->pos, "internal error: not an lvalue");
+	return "0";
+}
+
+const char *addrof(Node *n) {
+	while (n->kind == N_PAREN)
+		n = n->a;
+	switch (n->kind) {
+	case N_IDENT: {
+		Obj *o = n->obj;
+		if (o->slot == S_BOX)
+			return xprintf("fp->%s", o->cname);
+		return xprintf("(&%s)", varref(o));
+	}
+	case N_COMPLIT: {
+		/* &T{...}: a new object, filled in place */
+		Type *t = n->flags & NF_IMPLICITADDR ? under(n->type)->elem : n->type;
+		const char *p = temp(ptrto(t));
+		pcline();
+		callto(p, xprintf("newobject(%s)", typedesc(t)));
+		afterCall(false);
+		extern void fillcomplit(Node *n, Type *t, const char *dst);
+		if (under(t)->kind == T_STRUCT || under(t)->kind == T_ARRAY)
+			fillcomplit(n, t, xprintf("(*%s)", p));
+		else {
+			/* &[]T{...}, &map[K]V{...}: the value, then stored */
+			Node v = *n;
+			v.flags &= ~NF_IMPLICITADDR;
+			v.type = t;
+			const char *val = expr(&v);
+			line("*%s = %s;", p, val);
+		}
+		return p;
+	}
+	}
+	return xprintf("(&%s)", lvalue(n));
+}
+
+/* An assignment's left side evaluated now (Go's first phase): a node whose
+ * lvalue is a fixed C expression. */
+Node *stablelhs(Node *l, bool rhscalls) {
+	while (l->kind == N_PAREN)
+		l = l->a;
+	if (l->kind == N_IDENT || l->kind == N_BAD)
+		return l;
+	if (l->kind == N_SELECTOR && l->op == SEL_PKG)
+		return l;
+	Node *s = mknode(N_BAD, l->pos);
+	s->type = l->type;
+	if (l->kind == N_INDEX && (l->flags & NF_MAPINDEX)) {
+		Node *m = mknode(N_BAD, l->pos), *k = mknode(N_BAD, l->pos);
+		m->type = l->a->type;
+		m->lit = spill(expr(l->a), m->type);
+		k->type = under(l->a->type)->key;
+		k->lit = frametemp(k->type);
+		line("%s = %s;", k->lit, exprto(l->b, k->type));
+		Node *ix = mknode(N_INDEX, l->pos);
+		ix->a = m;
+		ix->b = k;
+		ix->type = l->type;
+		ix->flags = l->flags;
+		return ix;
+	}
+	const char *lv = lvalue(l);
+	if (!rhscalls) {
+		s->lit = lv;
+		return s;
+	}
+	const char *p = frametemp(ptrto(l->type));
+	line("%s = &%s;", p, lv);
+	s->lit = xprintf("(*%s)", p);
+	return s;
+}
+
+void assign(Node *lhs, const char *val, Type *t) {
+	if (!val)
+		return;
+	if (lhs->kind == N_IDENT && !strcmp(lhs->name, "_"))
+		return;
+	if (lhs->kind == N_INDEX && (lhs->flags & NF_MAPINDEX)) {
+		Type *mt = lhs->a->type;
+		const char *m = lhs->a->kind == N_BAD ? lhs->a->lit : spill(expr(lhs->a), mt);
+		const char *k;
+		if (lhs->b->kind == N_BAD)
+			k = lhs->b->lit;
+		else {
+			k = frametemp(under(mt)->key);
+			line("%s = %s;", k, exprto(lhs->b, under(mt)->key));
+		}
+		const char *v = spill(val, t);
+		const char *p = temp(types[T_UNSAFEPTR]);
+		pcline();
+		callto(p, xprintf("mapassign(g, %s, %s, &%s)", typedesc(mt), m, k));
+		afterCall(true);
+		line("*(%s *)%s = %s;", ctype(under(mt)->elem), p, v);
+		return;
+	}
+	line("%s = %s;", lvalue(lhs), val);
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static const char *concat(Node *n) {
+	/* flatten a + b + c into one concatstrings */
+	Vec parts = {0};
+	Vec stack = {0};
+	vpush(&stack, n);
+	while (stack.n) {
+		Node *x = stack.v[--stack.n];
+		if (x->kind == N_BINARY && x->op == TK_ADD && isstring(x->type) && !x->cv) {
+			vpush(&stack, x->b);
+			vpush(&stack, x->a);
+		} else
+			vpush(&parts, x);
+	}
+	const char *vals[parts.n];
+	for (int i = 0; i < parts.n; i++) {
+		vals[i] = exprto(parts.v[i], types[T_STRING]);
+		bool later = false;
+		for (int j = i + 1; j < parts.n; j++)
+			if (hascall(parts.v[j]))
+				later = true;
+		if (later)
+			vals[i] = spill(vals[i], types[T_STRING]);
+	}
+	const char *r = temp(types[T_STRING]);
+	if (parts.n == 2) {
+		pcline();
+		callto(r, xprintf("concatstring2(g, %s, %s)", vals[0], vals[1]));
+	} else {
+		const char *arr = frametemp(arrayof(types[T_STRING], parts.n));
+		for (int i = 0; i < parts.n; i++)
+			line("%s.a[%d] = %s;", arr, i, vals[i]);
+		pcline();
+		callto(r, xprintf("concatstrings(g, %s.a, %d)", arr, parts.n));
+	}
+	afterCall(false);
+	return r;
+}
+
+static const char *compare(int op, const char *a, const char *b, Type *t, bool anil, bool bnil) {
+	Type *u = under(t);
+	const char *cop = op == TK_EQL ? "==" : op == TK_NEQ ? "!=" : op == TK_LSS ? "<" : op == TK_LEQ ? "<=" : op == TK_GTR ? ">" : ">=";
+	if (anil || bnil) {
+		const char *x = anil ? b : a;
+		if (u->kind == T_SLICE)
+			return xprintf("((%s).ptr %s NULL)", x, cop);
+		if (u->kind == T_INTERFACE)
+			return xprintf("((%s).tab %s NULL)", x, cop);
+		return xprintf("((%s) %s NULL)", x, cop);
+	}
+	switch (u->kind) {
+	case T_STRING:
+		if (op == TK_EQL)
+			return xprintf("eqstring(%s, %s)", a, b);
+		if (op == TK_NEQ)
+			return xprintf("(!eqstring(%s, %s))", a, b);
+		return xprintf("(cmpstring(%s, %s) %s 0)", a, b, cop);
+	case T_INTERFACE: {
+		completeiface(u);
+		const char *r = temp(types[T_BOOL]);
+		pcline();
+		callto(r, xprintf("%s(g, %s, %s)", u->methods.n ? "ifaceeq" : "efaceeq", a, b));
+		afterCall(true);
+		return op == TK_EQL ? r : xprintf("(!%s)", r);
+	}
+	case T_STRUCT:
+	case T_ARRAY: {
+		const char *x = frametemp(t), *y = frametemp(t);
+		line("%s = %s;", x, a);
+		line("%s = %s;", y, b);
+		const char *r = temp(types[T_BOOL]);
+		const char *d = typedesc(t);
+		pcline();
+		line("%s = (%s)->equal(%s, &%s, &%s);", r, d, d, x, y);
+		afterCall(true);
+		return op == TK_EQL ? r : xprintf("(!%s)", r);
+	}
+	}
+	return xprintf("((%s) %s (%s))", a, cop, b);
+}
+
+static int bitsof(Type *t) { return (int)tsize(t) * 8; }
+
+static const char *arith(Node *n, const char *a, const char *b) {
+	Type *t = n->type, *u = under(t);
+	const char *ct = ctype(t);
+	bool sig = isinteger(u) && !isunsigned(u);
+	switch (n->op) {
+	case TK_ADD: return xprintf("((%s)(%s + %s))", ct, a, b);
+	case TK_SUB: return xprintf("((%s)(%s - %s))", ct, a, b);
+	case TK_MUL: return xprintf("((%s)(%s * %s))", ct, a, b);
+	case TK_AND: return xprintf("((%s)(%s & %s))", ct, a, b);
+	case TK_OR: return xprintf("((%s)(%s | %s))", ct, a, b);
+	case TK_XOR: return xprintf("((%s)(%s ^ %s))", ct, a, b);
+	case TK_AND_NOT: return xprintf("((%s)(%s & ~%s))", ct, a, b);
+	case TK_QUO:
+	case TK_REM:
+		if (isinteger(u)) {
+			if (!n->b->cv) {
+				b = spill(b, t);
+				check(xprintf("%s == 0", b), "gl_panicdivide(g)");
+			}
+			if (sig)
+				return xprintf(n->op == TK_QUO ? "GL_SDIV(%s, %s, %s)" : "GL_SREM(%s, %s, %s)", ct, a, b);
+			return xprintf("((%s)(%s %s %s))", ct, a, n->op == TK_QUO ? "/" : "%", b);
+		}
+		return xprintf("((%s)(%s / %s))", ct, a, b);
+	case TK_SHL:
+	case TK_SHR: {
+		Type *st = n->b->type;
+		if (!n->b->cv && !isunsigned(st)) {
+			b = spill(b, st);
+			check(xprintf("%s < 0", b), "gl_panicshift(g)");
+		}
+		int bits = bitsof(t);
+		if (n->b->cv && ctoint(n->b->cv) < bits) {
+			long long s = (long long)ctoint(n->b->cv);
+			if (n->op == TK_SHL)
+				return xprintf("((%s)((uint64_t)(%s) << %lld))", ct, a, s);
+			return xprintf("((%s)(%s >> %lld))", ct, a, s);
+		}
+		if (n->op == TK_SHL)
+			return xprintf("GL_SHL(%s, (uint64_t)(%s), %s, %d)", ct, a, b, bits);
+		if (sig)
+			return xprintf("GL_SHRS(%s, %s, %s, %d)", ct, a, b, bits);
+		return xprintf("GL_SHRU(%s, %s, %s, %d)", ct, a, b, bits);
+	}
+	}
+	return "0";
+}
+
+static const char *binary(Node *n) {
+	if (n->op == TK_LAND || n->op == TK_LOR) {
+		/* the right operand runs only if the left allows it: if computing
+		 * it needs statements (a call, a bounds check), they go inside an if */
+		const char *a = expr(n->a);
+		Buf side = {0}, *saved = out;
+		out = &side;
+		fn->indent++;
+		const char *b = expr(n->b);
+		fn->indent--;
+		out = saved;
+		if (!side.n)
+			return xprintf("(%s %s %s)", a, n->op == TK_LAND ? "&&" : "||", b);
+		const char *r = temp(types[T_BOOL]);
+		line("%s = %s;", r, a);
+		line("if (%s%s) {", n->op == TK_LAND ? "" : "!", r);
+		bput(out, bstr(&side));
+		fn->indent++;
+		line("%s = %s;", r, b);
+		fn->indent--;
+		line("}");
+		return r;
+	}
+	if (n->op == TK_ADD && isstring(n->type))
+		return concat(n);
+	switch (n->op) {
+	case TK_EQL: case TK_NEQ: case TK_LSS: case TK_LEQ: case TK_GTR: case TK_GEQ: {
+		Type *at = n->a->type, *bt = n->b->type;
+		bool anil = n->a->flags & NF_NIL, bnil = n->b->flags & NF_NIL;
+		/* mixed interface and concrete operands compare as interfaces */
+		Type *t = at;
+		if (anil)
+			t = bt;
+		else if (!bnil && isinterface(bt) && !isinterface(at))
+			t = bt;
+		const char *a = anil ? "0" : exprto(n->a, t);
+		if (hascall(n->b) && !anil)
+			a = spill(a, t);
+		const char *b = bnil ? "0" : exprto(n->b, t);
+		return compare(n->op, a, b, t, anil, bnil);
+	}
+	}
+	const char *a = exprto(n->a, n->type);
+	if (hascall(n->b))
+		a = spill(a, n->type);
+	Type *bt = (n->op == TK_SHL || n->op == TK_SHR) ? n->b->type : n->type;
+	const char *b = exprto(n->b, bt);
+	return arith(n, a, b);
+}
+
+static const char *unary(Node *n) {
+	Type *t = n->type;
+	switch (n->op) {
+	case TK_AND:
+		return addrof(n->a);
+	case TK_SUB:
+		return xprintf("((%s)(-%s))", ctype(t), exprto(n->a, t));
+	case TK_ADD:
+		return exprto(n->a, t);
+	case TK_NOT:
+		return xprintf("(!%s)", expr(n->a));
+	case TK_XOR:
+		return xprintf("((%s)(~%s))", ctype(t), exprto(n->a, t));
+	case TK_ARROW:
+		errorat(n->pos, "channels are not supported yet (the scheduler issue)");
+		return "0";
+	}
+	return "0";
+}
+
+/* ---------------------------------------------------------------- index, slice */
+
+static const char *index_(Node *n) {
+	Type *xt = under(n->a->type);
+	if (n->flags & NF_MAPINDEX) {
+		Type *mt = n->a->type;
+		const char *m = spill(expr(n->a), mt);
+		const char *k = frametemp(xt->key);
+		line("%s = %s;", k, exprto(n->b, xt->key));
+		const char *r = temp(xt->elem);
+		pcline();
+		callto(r, xprintf("*(%s *)mapaccess1(g, %s, %s, &%s)", ctype(xt->elem), typedesc(mt), m, k));
+		afterCall(true);
+		return r;
+	}
+	if (xt->kind == T_STRING) {
+		const char *s = spill(expr(n->a), types[T_STRING]);
+		const char *i = indexexpr(expr(n->b), n->b);
+		i = spill(i, n->b->type);
+		boundscheck(i, xprintf("%s.len", s));
+		return xprintf("%s.ptr[%s]", s, i);
+	}
+	if (xt->kind == T_ARRAY) {
+		/* an array value that is not addressable (a call's result) is in a temp */
+		const char *a = (n->a->flags & NF_ADDRESSABLE) ? lvalue(n->a) : spill(expr(n->a), n->a->type);
+		if (hascall(n->b))
+			a = spill(a, n->a->type);
+		const char *i = indexexpr(expr(n->b), n->b);
+		if (!n->b->cv) {
+			i = spill(i, n->b->type);
+			boundscheck(i, xprintf("%lld", (long long)xt->len));
+		}
+		return xprintf("%s.a[%s]", a, i);
+	}
+	return lvalue(n);
+}
+
+static const char *sliceexpr(Node *n) {
+	Type *xt = n->a->type, *u = under(xt);
+	const char *base, *len, *cap;
+	Type *et = NULL;
+	bool str = u->kind == T_STRING;
+	if (str) {
+		base = spill(expr(n->a), xt);
+		len = cap = xprintf("%s.len", base);
+	} else if (u->kind == T_SLICE) {
+		base = spill(expr(n->a), xt);
+		len = xprintf("%s.len", base);
+		cap = xprintf("%s.cap", base);
+		et = u->elem;
+	} else if (u->kind == T_ARRAY) {
+		base = temp(ptrto(xt));
+		line("%s = %s;", base, addrof(n->a));
+		len = cap = xprintf("%lld", (long long)u->len);
+		et = u->elem;
+	} else {
+		Type *a = under(u->elem);
+		base = spill(expr(n->a), xt);
+		nilchecked(base);
+		len = cap = xprintf("%lld", (long long)a->len);
+		et = a->elem;
+	}
+	const char *lo = n->b ? spill(exprto(n->b, types[T_INT]), types[T_INT]) : "0";
+	const char *hi = n->c ? spill(exprto(n->c, types[T_INT]), types[T_INT]) : len;
+	const char *max = n->d ? spill(exprto(n->d, types[T_INT]), types[T_INT]) : cap;
+	if (n->op == 3) {
+		check(xprintf("(uint64_t)%s > (uint64_t)%s", max, cap), xprintf("gl_panicslice(g, 0, %s, %s, GL_SLICE_3ALEN)", max, cap));
+		check(xprintf("(uint64_t)%s > (uint64_t)%s", hi, max), xprintf("gl_panicslice(g, 0, %s, %s, GL_SLICE_3B)", hi, max));
+		check(xprintf("(uint64_t)%s > (uint64_t)%s", lo, hi), xprintf("gl_panicslice(g, %s, %s, 0, GL_SLICE_3C)", lo, hi));
+	} else {
+		check(xprintf("(uint64_t)%s > (uint64_t)%s", hi, cap),
+		      xprintf("gl_panicslice(g, 0, %s, %s, %s)", hi, cap, str ? "GL_SLICE_ALEN" : u->kind == T_SLICE ? "GL_SLICE_ACAP" : "GL_SLICE_ALEN"));
+		check(xprintf("(uint64_t)%s > (uint64_t)%s", lo, hi), xprintf("gl_panicslice(g, %s, %s, 0, GL_SLICE_B)", lo, hi));
+	}
+	if (str)
+		return xprintf("((GlString){%s.ptr + %s, %s - %s})", base, lo, hi, lo);
+	const char *ptr = u->kind == T_SLICE ? xprintf("%s.ptr", base) : u->kind == T_ARRAY ? xprintf("(void *)%s", base) : xprintf("(void *)%s", base);
+	/* a slice with no capacity keeps the base pointer, never one past the end */
+	const char *r = temp(sliceof(et));
+	line("%s = (GlSlice){(%s) - %s ? (char *)%s + %s * %lld : (char *)%s, %s - %s, %s - %s};", r, max, lo, ptr, lo,
+	     (long long)tsize(et), ptr, hi, lo, max, lo);
+	if (n->type->kind == T_NAMED)
+		return r;
+	return r;
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static bool addressable(const char *e) {
+	static regex_t re;
+	static int init;
+	if (!init) {
+		regcomp(&re, "^(fp->[A-Za-z0-9_.]+|\\(\\*fp->[A-Za-z0-9_]+\\)(\\.[A-Za-z0-9_]+)*|[A-Za-z_][A-Za-z0-9_]*)$", REG_EXTENDED | REG_NOSUB);
+		init = 1;
+	}
+	return regexec(&re, e, 0, NULL, 0) == 0;
+}
+
+static const char *argfor(const char *v, Type *t) {
+	if (!bypointer(t))
+		return v;
+	if (addressable(v) && strncmp(v, "t", 1) != 0)
+		return xprintf("&%s", v);
+	if (!strncmp(v, "fp->", 4) || !strncmp(v, "(*fp->", 6))
+		return xprintf("&%s", v);
+	const char *tmp = frametemp(t);
+	line("%s = %s;", tmp, v);
+	return xprintf("&%s", tmp);
+}
+
+typedef struct Callee {
+	int kind;           /* 0 static, 1 method, 2 interface, 3 func value */
+	const char *fname;  /* static/method: C name */
+	const char *recv;   /* method receiver argument / interface value / func value */
+	Type *recvtype;
+	Type *sig;
+	int index;          /* interface method index */
+} Callee;
+
+static Callee callee(Node *n, bool laterCalls) {
+	Callee c = {0};
+	Node *f = n->a;
+	while (f->kind == N_PAREN)
+		f = f->a;
+	c.sig = under(f->type);
+	if ((f->kind == N_IDENT || (f->kind == N_SELECTOR && f->op == SEL_PKG)) && f->obj && f->obj->kind == O_FUNC) {
+		c.kind = 0;
+		c.fname = funcsym(f->obj);
+		return c;
+	}
+	if (f->kind == N_SELECTOR && f->op == SEL_METHOD) {
+		Method *m = f->meth;
+		c.kind = 1;
+		c.fname = funcsym(m->fn);
+		Type *t;
+		const char *base;
+		Node *x = f->a;
+		if ((f->ival & RECV_ADDR) && f->path.n == 0) {
+			base = addrof(x);
+			t = ptrto(x->type);
+		} else if (f->ival & RECV_ADDR) {
+			base = under(x->type)->kind == T_POINTER ? expr(x) : lvalue(x);
+			base = xprintf("&%s", navigate(base, x->type, &f->path, &t));
+			t = ptrto(t);
+		} else {
+			base = expr(x);
+			base = navigate(base, x->type, &f->path, &t);
+			if (f->ival & RECV_DEREF) {
+				base = spill(base, t);
+				nilchecked(base);
+				if (bypointer(under(t)->elem))
+					base = xprintf("%s", base); /* already the address the method wants */
+				else
+					base = xprintf("(*%s)", base);
+				t = under(t)->elem;
+				if (bypointer(t)) {
+					c.recv = xprintf("@%s", base); /* pass the pointer itself */
+					c.recvtype = t;
+					if (laterCalls)
+						c.recv = xprintf("@%s", spill(base, ptrto(t)));
+					return c;
+				}
+			}
+		}
+		if (laterCalls && !bypointer(t))
+			base = spill(base, t);
+		c.recv = base;
+		c.recvtype = t;
+		return c;
+	}
+	if (f->kind == N_SELECTOR && f->op == SEL_IMETHOD) {
+		Node *x = f->a;
+		Type *t;
+		const char *base = navigate(expr(x), x->type, &f->path, &t);
+		if (under(t)->kind == T_POINTER) {
+			base = nilchecked(spill(base, t));
+			base = xprintf("(*%s)", base);
+			t = under(t)->elem;
+		}
+		base = spill(base, t);
+		Type *iu = under(t);
+		completeiface(iu);
+		for (int i = 0; i < iu->methods.n; i++)
+			if (((Method *)iu->methods.v[i])->name == f->name)
+				c.index = i;
+		c.kind = 2;
+		c.recv = base;
+		c.recvtype = t;
+		return c;
+	}
+	c.kind = 3;
+	c.recv = spill(expr(f), f->type);
+	return c;
+}
+
+/* The arguments of call n, evaluated in order and converted to the
+ * parameter types of sig, variadic extras packed into a slice: one C
+ * expression per parameter (by-pointer parameters still as values). */
+static void evalargs(Node *n, Type *sig, Vec *args) {
+	int np = sig->fields.n;
+	bool spread = n->flags & NF_COMMAOK;
+	bool packing = sig->variadic && !n->op && !spread;
+	Vec vals = {0}, vtypes = {0};
+	if (spread) {
+		Node *a0 = n->list.v[0];
+		const char *tv = callexpr(a0);
+		for (int i = 0; i < a0->type->fields.n; i++) {
+			vpush(&vals, (void *)xprintf("%s.r%d", tv, i));
+			vpush(&vtypes, ((Field *)a0->type->fields.v[i])->type);
+		}
+	} else {
+		for (int i = 0; i < n->list.n; i++) {
+			Node *a = n->list.v[i];
+			Type *pt = i < np ? ((Field *)sig->fields.v[i])->type : NULL;
+			if (sig->variadic && i >= np - 1 && !n->op)
+				pt = ((Field *)sig->fields.v[np - 1])->type->elem;
+			const char *v = exprto(a, pt ? pt : a->type);
+			bool later = packing;
+			for (int j = i + 1; j < n->list.n; j++)
+				if (hascall(n->list.v[j]))
+					later = true;
+			if (later)
+				v = spill(v, pt ? pt : a->type);
+			vpush(&vals, (void *)v);
+			vpush(&vtypes, pt ? pt : a->type);
+		}
+	}
+	for (int i = 0; i < np; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		if (sig->variadic && i == np - 1 && !n->op) {
+			Type *et = pt->elem;
+			int extra = vals.n - (np - 1);
+			if (extra <= 0) {
+				vpush(args, "((GlSlice){0})");
+				break;
+			}
+			const char *s = frametemp(pt);
+			pcline();
+			callto(s, xprintf("(GlSlice){gl_newarray(g, %s, %d), %d, %d}", typedesc(et), extra, extra, extra));
+			afterCall(false);
+			for (int j = 0; j < extra; j++)
+				line("((%s *)%s.ptr)[%d] = %s;", ctype(et), s, j,
+				     conv(vals.v[np - 1 + j], vtypes.v[np - 1 + j], et));
+			vpush(args, (void *)s);
+			break;
+		}
+		vpush(args, (void *)(i < vals.n ? conv(vals.v[i], vtypes.v[i], pt) : zeroval(pt)));
+	}
+}
+
+static bool argshavecalls(Node *n, Type *sig) {
+	for (int i = 0; i < n->list.n; i++)
+		if (hascall(n->list.v[i]))
+			return true;
+	return sig->variadic && !n->op && !(n->flags & NF_COMMAOK);
+}
+
+/* The cast that calls a func value or an itab entry of signature sig. */
+static const char *fncast(Type *sig, int kind) {
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	Buf cast = {0};
+	bprintf(&cast, "%s (*)(G *", mode == R_DIRECT ? ctype(rt) : "void");
+	if (kind == 3)
+		bput(&cast, ", GlFunc *");
+	if (mode == R_OUT)
+		bprintf(&cast, ", %s *", ctype(rt));
+	if (kind == 2)
+		bput(&cast, ", void *");
+	for (int i = 0; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		bprintf(&cast, bypointer(pt) ? ", const %s *" : ", %s", ctype(pt));
+	}
+	bputc(&cast, ')');
+	return bstr(&cast);
+}
+
+/* Emit a call; returns the C expression of its result (a temp), or NULL. */
+static const char *call(Node *n) {
+	Node *f = n->a;
+	while (f->kind == N_PAREN)
+		f = f->a;
+	Type *sig = under(f->type);
+	int np = sig->fields.n;
+	Callee c = callee(n, argshavecalls(n, sig));
+	Vec vargs = {0}, args = {0};
+	evalargs(n, sig, &vargs);
+	for (int i = 0; i < vargs.n; i++)
+		vpush(&args, (void *)argfor(vargs.v[i], ((Field *)sig->fields.v[i])->type));
+	(void)np;
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	const char *res = NULL;
+	Buf a = {0};
+	bput(&a, "g");
+	if (c.kind == 3) {
+		check(xprintf("!%s", c.recv), "gl_panicnil(g)");
+		bprintf(&a, ", %s", c.recv);
+	}
+	if (mode == R_OUT) {
+		res = frametemp(rt);
+		bprintf(&a, ", &%s", res);
+	} else if (mode == R_DIRECT)
+		res = temp(rt);
+	if (c.kind == 1) {
+		if (c.recv[0] == '@')
+			bprintf(&a, ", %s", c.recv + 1);
+		else
+			bprintf(&a, ", %s", argfor(c.recv, c.recvtype));
+	}
+	if (c.kind == 2) {
+		check(xprintf("!%s.tab", c.recv), "gl_panicnil(g)");
+		bprintf(&a, ", %s.data", c.recv);
+	}
+	for (int i = 0; i < args.n; i++)
+		bprintf(&a, ", %s", (char *)args.v[i]);
+	const char *target;
+	if (c.kind == 0 || c.kind == 1)
+		target = c.fname;
+	else if (c.kind == 2)
+		target = xprintf("((%s)((const GlItab *)%s.tab)->fun[%d])", fncast(sig, 2), c.recv, c.index);
+	else
+		target = xprintf("((%s)%s->fn)", fncast(sig, 3), c.recv);
+	pcline();
+	if (mode == R_DIRECT)
+		callto(res, xprintf("%s(%s)", target, bstr(&a)));
+	else
+		line("%s(%s);", target, bstr(&a));
+	afterCall(true);
+	return res;
+}
+
+const char *callexpr(Node *n) {
+	while (n->kind == N_PAREN)
+		n = n->a;
+	if (n->flags & NF_CALLEE_BUILTIN)
+		return builtin(n);
+	if (n->flags & NF_CONVERSION)
+		return expr(n);
+	return call(n);
+}
+
+void emitcall(Node *n, const char **results, int nres) {
+	(void)results;
+	(void)nres;
+	callexpr(n);
+}
+
+/* ---------------------------------------------------------------- built-ins */
+
+void emitprint(Node *n) {
+	Vec vals = {0};
+	if (n->flags & NF_COMMAOK) { /* print(f()) with several results */
+		Node *c = n->list.v[0];
+		const char *tv = callexpr(c);
+		Node pr = *n;
+		pr.flags &= ~NF_COMMAOK;
+		memset(&pr.list, 0, sizeof pr.list);
+		for (int i = 0; i < c->type->fields.n; i++) {
+			Node *a = mknode(N_BAD, c->pos);
+			a->type = ((Field *)c->type->fields.v[i])->type;
+			a->lit = xprintf("%s.r%d", tv, i);
+			vpush(&pr.list, a);
+		}
+		emitprint(&pr);
+		return;
+	}
+	for (int i = 0; i < n->list.n; i++) {
+		Node *a = n->list.v[i];
+		const char *v = expr(a);
+		bool later = false;
+		for (int j = i + 1; j < n->list.n; j++)
+			if (hascall(n->list.v[j]))
+				later = true;
+		if (later || hascall(a))
+			v = spill(v, a->type);
+		vpush(&vals, (void *)v);
+	}
+	line("printlock();");
+	for (int i = 0; i < n->list.n; i++) {
+		Node *a = n->list.v[i];
+		const char *v = vals.v[i];
+		Type *u = under(a->type);
+		if (i && n->ival == B_PRINTLN)
+			line("printsp();");
+		switch (u->kind) {
+		case T_BOOL: line("printbool(%s);", v); break;
+		case T_INT: case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+			line("printint((int64_t)(%s));", v);
+			break;
+		case T_UINT: case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64: case T_UINTPTR:
+			line("printuint((uint64_t)(%s));", v);
+			break;
+		case T_FLOAT32: case T_FLOAT64: line("printfloat((double)(%s));", v); break;
+		case T_COMPLEX64: case T_COMPLEX128: {
+			const char *c = spill(v, a->type);
+			line("printcomplex((GlComplex128){__real__ %s, __imag__ %s});", c, c);
+			break;
+		}
+		case T_STRING: line("printstring(%s);", v); break;
+		case T_SLICE: line("printslice(%s);", v); break;
+		case T_INTERFACE:
+			completeiface(u);
+			line("%s(%s);", u->methods.n ? "printiface" : "printeface", v);
+			break;
+		default: line("printpointer((const void *)(%s));", v);
+		}
+	}
+	if (n->ival == B_PRINTLN)
+		line("printnl();");
+	line("printunlock();");
+}
+
+static const char *minmax(Node *n) {
+	Type *t = n->type;
+	bool isstr = isstring(t), isf = isfloat(t);
+	const char *r = temp(t);
+	line("%s = %s;", r, spill(exprto(n->list.v[0], t), t));
+	for (int i = 1; i < n->list.n; i++) {
+		const char *v = spill(exprto(n->list.v[i], t), t);
+		bool lt = n->ival == B_MIN;
+		if (isstr)
+			line("if (cmpstring(%s, %s) %s 0) %s = %s;", v, r, lt ? "<" : ">", r, v);
+		else if (isf)
+			line("%s = %s(%s, %s);", r, lt ? "gl_fmin" : "gl_fmax", r, v);
+		else
+			line("if (%s %s %s) %s = %s;", v, lt ? "<" : ">", r, r, v);
+	}
+	return r;
+}
+
+static const char *append(Node *n) {
+	Type *st = n->type, *et = under(st)->elem;
+	const char *s = frametemp(st);
+	Node *first = n->list.v[0];
+	line("%s = %s;", s, exprto(first, st));
+	if (n->op) {
+		/* append(s, t...) */
+		Node *y = n->list.v[1];
+		const char *v;
+		bool fromstr = isstring(y->type);
+		v = spill(expr(y), y->type);
+		const char *nl = temp(types[T_INT]);
+		line("%s = %s.len + %s.len;", nl, s, v);
+		line("if ((uint64_t)%s > (uint64_t)%s.cap) {", nl, s);
+		fn->indent++;
+		pcline();
+		line("growslice(g, &%s, %s, %s);", s, typedesc(et), nl);
+		afterCall(true);
+		fn->indent--;
+		line("}");
+		line("memmove((char *)%s.ptr + %s.len * %lld, %s.ptr, (size_t)%s.len * %lld);", s, s, (long long)tsize(et), v, v,
+		     fromstr ? 1LL : (long long)tsize(et));
+		line("%s.len = %s;", s, nl);
+		return s;
+	}
+	int k = n->list.n - 1;
+	if (k == 0)
+		return s;
+	const char *vals[k];
+	for (int i = 0; i < k; i++) {
+		Node *a = n->list.v[i + 1];
+		const char *v;
+		if (a->kind == N_COMPLIT && !a->a)
+			a->type = et;
+		v = spill(exprto(a, et), et);
+		vals[i] = v;
+	}
+	line("if ((uint64_t)(%s.len + %d) > (uint64_t)%s.cap) {", s, k, s);
+	fn->indent++;
+	pcline();
+	line("growslice(g, &%s, %s, %s.len + %d);", s, typedesc(et), s, k);
+	afterCall(true);
+	fn->indent--;
+	line("}");
+	for (int i = 0; i < k; i++)
+		line("((%s *)%s.ptr)[%s.len + %d] = %s;", ctype(et), s, s, i, vals[i]);
+	line("%s.len += %d;", s, k);
+	return s;
+}
+
+static const char *builtin(Node *n) {
+	Vec *a = &n->list;
+	Node *x = a->n ? a->v[0] : NULL;
+	if (n->cv)
+		return cvalue(n->cv, n->type);
+	switch (n->ival) {
+	case B_LEN:
+	case B_CAP: {
+		Type *u = under(x->type);
+		if (u->kind == T_POINTER) {
+			(void)expr(x);
+			return intconst(under(u->elem)->len, types[T_INT]);
+		}
+		const char *v = expr(x);
+		if (u->kind == T_MAP) {
+			const char *r = temp(types[T_INT]);
+			line("%s = maplen(%s);", r, v);
+			return r;
+		}
+		if (u->kind == T_ARRAY)
+			return intconst(u->len, types[T_INT]);
+		if (u->kind == T_CHAN) {
+			errorat(n->pos, "channels are not supported yet (the scheduler issue)");
+			return "0";
+		}
+		return xprintf("(%s).%s", v, n->ival == B_LEN ? "len" : "cap");
+	}
+	case B_NEW: {
+		Type *t = x->type;
+		const char *r = temp(n->type);
+		pcline();
+		callto(r, xprintf("newobject(%s)", typedesc(t)));
+		afterCall(false);
+		return r;
+	}
+	case B_MAKE: {
+		Type *t = x->type, *u = under(t);
+		if (u->kind == T_SLICE) {
+			const char *len = exprto(a->v[1], types[T_INT]);
+			if (a->n > 2 && hascall(a->v[2]))
+				len = spill(len, types[T_INT]);
+			const char *cap = a->n > 2 ? exprto(a->v[2], types[T_INT]) : len;
+			const char *r = frametemp(t);
+			pcline();
+			line("makeslice(g, &%s, %s, %s, %s);", r, typedesc(u->elem), len, cap);
+			afterCall(true);
+			return r;
+		}
+		if (u->kind == T_MAP) {
+			const char *hint = a->n > 1 ? exprto(a->v[1], types[T_INT]) : "0";
+			const char *r = temp(t);
+			pcline();
+			callto(r, xprintf("makemap(g, %s, %s)", typedesc(t), hint));
+			afterCall(true);
+			return r;
+		}
+		errorat(n->pos, "channels are not supported yet (the scheduler issue)");
+		return "0";
+	}
+	case B_APPEND:
+		return append(n);
+	case B_COPY: {
+		Node *d = a->v[0], *s = a->v[1];
+		const char *dv = spill(expr(d), d->type);
+		const char *sv = spill(expr(s), s->type);
+		Type *et = under(d->type)->elem;
+		const char *r = temp(types[T_INT]);
+		line("%s = slicecopy(%s.ptr, %s.len, %s.ptr, %s.len, %lld);", r, dv, dv, sv, sv, (long long)tsize(et));
+		return r;
+	}
+	case B_DELETE: {
+		Type *mt = x->type;
+		const char *m = spill(expr(x), mt);
+		const char *k = frametemp(under(mt)->key);
+		line("%s = %s;", k, exprto(a->v[1], under(mt)->key));
+		pcline();
+		line("mapdelete(g, %s, %s, &%s);", typedesc(mt), m, k);
+		afterCall(true);
+		return NULL;
+	}
+	case B_CLEAR: {
+		Type *u = under(x->type);
+		const char *v = spill(expr(x), x->type);
+		if (u->kind == T_MAP) {
+			pcline();
+			line("mapclear(g, %s, %s);", typedesc(x->type), v);
+			afterCall(true);
+		} else
+			line("memset(%s.ptr, 0, (size_t)%s.len * %lld);", v, v, (long long)tsize(u->elem));
+		return NULL;
+	}
+	case B_PANIC: {
+		const char *v = exprto(x, t_emptyiface);
+		panicstmt(xprintf("gopanic(g, %s)", v));
+		return NULL;
+	}
+	case B_RECOVER: {
+		const char *r = temp(t_emptyiface);
+		pcline();
+		callto(r, "gl_recover(g, GL_RBP())");
+		afterCall(false);
+		return r;
+	}
+	case B_PRINT:
+	case B_PRINTLN:
+		emitprint(n);
+		return NULL;
+	case B_MIN:
+	case B_MAX:
+		return minmax(n);
+	case B_COMPLEX: {
+		const char *re = spill(exprto(a->v[0], under(n->type)->kind == T_COMPLEX64 ? types[T_FLOAT32] : types[T_FLOAT64]),
+				       under(n->type)->kind == T_COMPLEX64 ? types[T_FLOAT32] : types[T_FLOAT64]);
+		const char *im = exprto(a->v[1], under(n->type)->kind == T_COMPLEX64 ? types[T_FLOAT32] : types[T_FLOAT64]);
+		return xprintf("__builtin_complex(%s, %s)", re, im);
+	}
+	case B_REAL:
+		return xprintf("(__real__ (%s))", expr(x));
+	case B_IMAG:
+		return xprintf("(__imag__ (%s))", expr(x));
+	case B_ADD: {
+		const char *p = spill(expr(x), x->type);
+		return xprintf("((void *)((char *)%s + (%s)))", p, exprto(a->v[1], types[T_INT]));
+	}
+	case B_CLOSE:
+		errorat(n->pos, "channels are not supported yet (the scheduler issue)");
+		return NULL;
+	}
+	errorat(n->pos, "internal error: built-in not supported");
+	return "0";
+}
+
+/* ---------------------------------------------------------------- literals */
+
+/* elided literals of these types are filled in place */
+static bool isaggregate(Type *t) { return under(t)->kind == T_STRUCT || under(t)->kind == T_ARRAY; }
+
+void fillcomplit(Node *n, Type *t, const char *dst) {
+	Type *u = under(t);
+	switch (u->kind) {
+	case T_STRUCT:
+		for (int i = 0; i < n->list.n; i++) {
+			Node *e = n->list.v[i];
+			Field *f;
+			Node *v = e;
+			if (e->kind == N_KEYVAL) {
+				f = e->aux;
+				v = e->b;
+			} else
+				f = u->fields.v[i];
+			if (v->kind == N_COMPLIT && !v->a && isaggregate(f->type)) {
+				fillcomplit(v, f->type, xprintf("%s.%s", dst, cfield(f->name)));
+				continue;
+			}
+			const char *val = exprto(v, f->type);
+			line("%s.%s = %s;", dst, cfield(f->name), val);
+		}
+		return;
+	case T_ARRAY:
+		for (int i = 0; i < n->list.n; i++) {
+			Node *e = n->list.v[i];
+			Node *v = e->kind == N_KEYVAL ? e->b : e;
+			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
+				fillcomplit(v, u->elem, xprintf("%s.a[%lld]", dst, (long long)(intptr_t)n->path.v[i]));
+				continue;
+			}
+			line("%s.a[%lld] = %s;", dst, (long long)(intptr_t)n->path.v[i], exprto(v, u->elem));
+		}
+		return;
+	}
+}
+
+static const char *complit(Node *n) {
+	Type *t = n->flags & NF_IMPLICITADDR ? under(n->type)->elem : n->type;
+	if (n->flags & NF_IMPLICITADDR) {
+		Node tmp = *n;
+		(void)tmp;
+		return addrof(n);
+	}
+	Type *u = under(t);
+	switch (u->kind) {
+	case T_STRUCT:
+	case T_ARRAY: {
+		const char *r = frametemp(t);
+		line("memset(&%s, 0, sizeof %s);", r, r);
+		fillcomplit(n, t, r);
+		return r;
+	}
+	case T_SLICE: {
+		int64_t len = n->ival;
+		const char *r = frametemp(t);
+		if (!len) {
+			line("%s = (GlSlice){newobject(%s), 0, 0};", r, typedesc(arrayof(u->elem, 0)));
+			return r;
+		}
+		pcline();
+		callto(r, xprintf("(GlSlice){gl_newarray(g, %s, %lld), %lld, %lld}", typedesc(u->elem), (long long)len, (long long)len, (long long)len));
+		afterCall(true);
+		for (int i = 0; i < n->list.n; i++) {
+			Node *e = n->list.v[i];
+			Node *v = e->kind == N_KEYVAL ? e->b : e;
+			const char *dst = xprintf("((%s *)%s.ptr)[%lld]", ctype(u->elem), r, (long long)(intptr_t)n->path.v[i]);
+			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
+				const char *tmp = frametemp(u->elem);
+				line("memset(&%s, 0, sizeof %s);", tmp, tmp);
+				fillcomplit(v, u->elem, tmp);
+				line("%s = %s;", dst, tmp);
+				continue;
+			}
+			const char *val = exprto(v, u->elem);
+			line("%s = %s;", dst, val);
+		}
+		return r;
+	}
+	case T_MAP: {
+		const char *m = frametemp(t);
+		pcline();
+		callto(m, xprintf("makemap(g, %s, %d)", typedesc(t), n->list.n));
+		afterCall(true);
+		for (int i = 0; i < n->list.n; i++) {
+			Node *e = n->list.v[i];
+			const char *k = frametemp(u->key);
+			if (e->a->kind == N_COMPLIT && !e->a->a)
+				e->a->type = u->key;
+			line("%s = %s;", k, exprto(e->a, u->key));
+			if (e->b->kind == N_COMPLIT && !e->b->a && !e->b->type)
+				e->b->type = u->elem;
+			const char *v = spill(exprto(e->b, u->elem), u->elem);
+			const char *p = temp(types[T_UNSAFEPTR]);
+			pcline();
+			callto(p, xprintf("mapassign(g, %s, %s, &%s)", typedesc(t), m, k));
+			afterCall(true);
+			line("*(%s *)%s = %s;", ctype(u->elem), p, v);
+		}
+		return m;
+	}
+	}
+	errorat(n->pos, "internal error: composite literal");
+	return "0";
+}
+
+/* A heap object laid out as a struct of the given types: closures and
+ * defer records, with a descriptor for the collector. */
+static Type *recordtype(Vec *fts) {
+	Type *t = newtype(T_STRUCT);
+	for (int i = 0; i < fts->n; i++) {
+		Field *f = xalloc(sizeof *f);
+		f->name = intern(xprintf("f%d", i));
+		f->type = fts->v[i];
+		vpush(&t->fields, f);
+	}
+	layout(t);
+	return t;
+}
+
+static const char *closure(Node *n) {
+	FuncInfo *li = n->aux;
+	if (!li->captures.n) {
+		const char *nm = xprintf("%s__fv", li->cname);
+		bprintf(&gdecls, "static const GlFunc %s = {(void (*)(void))%s};\n", nm, li->cname);
+		return xprintf("((GlFunc *)&%s)", nm);
+	}
+	Vec fts = {0};
+	vpush(&fts, types[T_UNSAFEPTR]);
+	for (int i = 0; i < li->captures.n; i++)
+		vpush(&fts, ptrto(((Obj *)li->captures.v[i])->type));
+	Type *rt = recordtype(&fts);
+	const char *c = temp(anyfunc());
+	pcline();
+	callto(c, xprintf("newobject(%s)", typedesc(rt)));
+	afterCall(false);
+	line("((struct %s__closure *)%s)->fn = (void (*)(void))%s;", li->cname, c, li->cname);
+	for (int i = 0; i < li->captures.n; i++) {
+		Obj *o = li->captures.v[i];
+		line("((struct %s__closure *)%s)->%s = fp->%s;", li->cname, c, o->cname, o->cname);
+	}
+	return c;
+}
+
+/* x.M as a value: a closure binding the receiver (evaluated now). */
+static const char *methodvalue(Node *n) {
+	static int nmv;
+	int id = ++nmv;
+	Type *sig = under(n->type);
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	Node *x = n->a;
+	Type *recvt;
+	const char *recv;
+	bool iface = n->op == SEL_IMETHOD;
+	Method *m = n->meth;
+	if (iface) {
+		recv = navigate(expr(x), x->type, &n->path, &recvt);
+		recv = spill(recv, recvt);
+		check(xprintf("!%s.tab", recv), "gl_panicnil(g)");
+	} else if (n->ival & RECV_ADDR) {
+		if (n->path.n == 0) {
+			recv = addrof(x);
+			recvt = ptrto(x->type);
+		} else {
+			const char *b = under(x->type)->kind == T_POINTER ? expr(x) : lvalue(x);
+			Type *t;
+			recv = xprintf("&%s", navigate(b, x->type, &n->path, &t));
+			recvt = ptrto(t);
+		}
+	} else {
+		recv = navigate(expr(x), x->type, &n->path, &recvt);
+		if (n->ival & RECV_DEREF) {
+			recv = nilchecked(spill(recv, recvt));
+			recv = xprintf("(*%s)", recv);
+			recvt = under(recvt)->elem;
+		}
+	}
+	recv = spill(recv, recvt);
+	Vec fts = {0};
+	vpush(&fts, types[T_UNSAFEPTR]);
+	vpush(&fts, recvt);
+	Type *ct = recordtype(&fts);
+	const char *wname = xprintf("glmv%d", id);
+	Buf params = {0}, args = {0};
+	bprintf(&params, "G *g, GlFunc *ctx");
+	if (mode == R_OUT) {
+		bprintf(&params, ", %s *out", ctype(rt));
+		bprintf(&args, ", out");
+	}
+	Buf pl = {0};
+	for (int i = 0; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		bprintf(&params, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), i);
+		bprintf(&pl, ", p%d", i);
+	}
+	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	bprintf(&gdecls, "static %s %s(%s);\n", rc, wname, bstr(&params));
+	Buf body = {0};
+	bprintf(&body, "/* the method value %s */\nGL_WRAPPER static %s %s(%s) {\n\t%s *c = (%s *)ctx;\n", exprstr(n), rc,
+		wname, bstr(&params), ctype(ct), ctype(ct));
+	if (iface) {
+		int idx = 0;
+		Type *iu = under(recvt);
+		completeiface(iu);
+		for (int i = 0; i < iu->methods.n; i++)
+			if (((Method *)iu->methods.v[i])->name == n->name)
+				idx = i;
+		Buf cast = {0};
+		bprintf(&cast, "%s (*)(G *", rc);
+		if (mode == R_OUT)
+			bprintf(&cast, ", %s *", ctype(rt));
+		bput(&cast, ", void *");
+		for (int i = 0; i < sig->fields.n; i++) {
+			Type *pt = ((Field *)sig->fields.v[i])->type;
+			bprintf(&cast, bypointer(pt) ? ", const %s *" : ", %s", ctype(pt));
+		}
+		bputc(&cast, ')');
+		bprintf(&body, "\t%s((%s)((const GlItab *)c->f1.tab)->fun[%d])(g%s, c->f1.data%s);\n}\n",
+			mode == R_DIRECT ? "return " : "", bstr(&cast), idx, mode == R_OUT ? ", out" : "", bstr(&pl));
+	} else {
+		const char *r = bypointer(recvt) ? "&c->f1" : "c->f1";
+		bprintf(&body, "\t%s%s(g%s, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", funcsym(m->fn),
+			mode == R_OUT ? ", out" : "", r, bstr(&pl));
+	}
+	bput(&gdecls, bstr(&body));
+	const char *c = temp(anyfunc());
+	pcline();
+	callto(c, xprintf("newobject(%s)", typedesc(ct)));
+	afterCall(false);
+	line("((%s *)%s)->f0 = (void *)%s;", ctype(ct), c, wname);
+	line("((%s *)%s)->f1 = %s;", ctype(ct), c, recv);
+	return c;
+}
+
+/* T.M or (*T).M: a function whose first parameter is the receiver. */
+static const char *methodexpr(Node *n) {
+	static int nme;
+	Method *m = n->meth;
+	Type *sig = under(n->type); /* includes the receiver */
+	Type *recvt = ((Field *)sig->fields.v[0])->type;
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	const char *wname = xprintf("glme%d", ++nme);
+	Buf params = {0}, args = {0};
+	bprintf(&params, "G *g, GlFunc *ctx");
+	if (mode == R_OUT) {
+		bprintf(&params, ", %s *out", ctype(rt));
+		bprintf(&args, ", out");
+	}
+	for (int i = 0; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		bprintf(&params, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), i);
+	}
+	Buf pl = {0};
+	for (int i = 1; i < sig->fields.n; i++)
+		bprintf(&pl, ", p%d", i);
+	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	const char *recv = "p0";
+	bool recvptr = under(recvt)->kind == T_POINTER;
+	Type *base = recvptr ? under(recvt)->elem : recvt;
+	/* navigate embedded fields to the method's receiver */
+	Type *cur = recvt;
+	const char *e = bypointer(recvt) ? "(*p0)" : "p0";
+	for (int i = 0; i < n->path.n; i++) {
+		Field *f = n->path.v[i];
+		e = xprintf(under(cur)->kind == T_POINTER ? "(%s)->%s" : "%s.%s", e, cfield(f->name));
+		cur = f->type;
+	}
+	(void)base;
+	bool curptr = under(cur)->kind == T_POINTER;
+	if (m->ptrrecv)
+		recv = curptr ? e : xprintf("&%s", e);
+	else if (curptr)
+		recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
+	else
+		recv = bypointer(cur) ? xprintf("&%s", e) : e;
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n\t(void)ctx;\n\t%s%s(g%s, %s%s);\n}\n",
+		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), mode == R_DIRECT ? "return " : "",
+		funcsym(m->fn), mode == R_OUT ? ", out" : "", recv, bstr(&pl));
+	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
+	return xprintf("((GlFunc *)&%s__fv)", wname);
+}
+
+/* ---------------------------------------------------------------- assertions */
+
+static const char *extract(const char *v, Type *t) {
+	if (isdirectiface(t))
+		return xprintf("(*(%s *)&%s.data)", ctype(t), v);
+	return xprintf("(*(%s *)%s.data)", ctype(t), v);
+}
+
+static const char *dyntype(const char *v, Type *it) {
+	Type *u = under(it);
+	completeiface(u);
+	return u->methods.n ? xprintf("gl_ifacetype(%s)", v) : xprintf("((const GlType *)%s.tab)", v);
+}
+
+static const char *assertion(Node *n) {
+	Node *x = n->a;
+	Type *t = n->type;
+	const char *v = spill(expr(x), x->type);
+	const char *dyn = spill(dyntype(v, x->type), types[T_UNSAFEPTR]);
+	if (!isinterface(t)) {
+		check(xprintf("%s != %s", dyn, typedesc(t)), xprintf("gl_panicassert(g, %s, %s, %s)", dyn, typedesc(t), typedesc(x->type)));
+		return spill(extract(v, t), t);
+	}
+	Type *tu = under(t);
+	completeiface(tu);
+	if (!tu->methods.n) {
+		check(xprintf("!%s", dyn), xprintf("gl_panicassert(g, %s, %s, %s)", dyn, typedesc(t), typedesc(x->type)));
+		return xprintf("((GlIface){%s, %s.data})", dyn, v);
+	}
+	const char *tab = temp(types[T_UNSAFEPTR]);
+	line("%s = %s ? (void *)getitab(%s, %s, true) : 0;", tab, dyn, typedesc(t), dyn);
+	check(xprintf("!%s", tab), xprintf("gl_panicassert(g, %s, %s, %s)", dyn, typedesc(t), typedesc(x->type)));
+	return xprintf("((GlIface){%s, %s.data})", tab, v);
+}
+
+/* v, ok := m[k] / x.(T) */
+void commaok(Node *r, const char **v, Type *want) {
+	if (r->kind == N_INDEX) {
+		Type *mt = r->a->type, *u = under(mt);
+		const char *m = spill(expr(r->a), mt);
+		const char *k = frametemp(u->key);
+		line("%s = %s;", k, exprto(r->b, u->key));
+		const char *p = temp(types[T_UNSAFEPTR]);
+		pcline();
+		callto(p, xprintf("mapaccess2(g, %s, %s, &%s)", typedesc(mt), m, k));
+		afterCall(true);
+		const char *val = temp(u->elem);
+		line("%s = %s ? *(%s *)%s : %s;", val, p, ctype(u->elem), p, zeroval(u->elem));
+		v[0] = conv(val, u->elem, want);
+		v[1] = spill(xprintf("(%s != NULL)", p), types[T_BOOL]);
+		return;
+	}
+	if (r->kind == N_TYPEASSERT) {
+		Node *x = r->a;
+		Type *t = r->type;
+		const char *xv = spill(expr(x), x->type);
+		const char *dyn = spill(dyntype(xv, x->type), types[T_UNSAFEPTR]);
+		const char *ok = temp(types[T_BOOL]);
+		const char *val = temp(t);
+		if (!isinterface(t)) {
+			line("%s = %s == %s;", ok, dyn, typedesc(t));
+			line("%s = %s ? %s : %s;", val, ok, extract(xv, t), zeroval(t));
+		} else {
+			Type *tu = under(t);
+			completeiface(tu);
+			if (!tu->methods.n) {
+				line("%s = %s != 0;", ok, dyn);
+				line("%s = (GlIface){%s, %s.data};", val, dyn, xv);
+			} else {
+				const char *tab = temp(types[T_UNSAFEPTR]);
+				line("%s = %s ? (void *)getitab(%s, %s, true) : 0;", tab, dyn, typedesc(t), dyn);
+				line("%s = %s != 0;", ok, tab);
+				line("%s = %s ? (GlIface){%s, %s.data} : (GlIface){0};", val, ok, tab, xv);
+			}
+		}
+		v[0] = conv(val, t, want);
+		v[1] = ok;
+		return;
+	}
+	errorat(r->pos, "channels are not supported yet (the scheduler issue)");
+	v[0] = zeroval(want);
+	v[1] = "false";
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+const char *expr(Node *n) {
+	if (n->cv && n->type && !isinterface(n->type)) {
+		const char *c = cvalue(n->cv, n->type);
+		if (c)
+			return c;
+	}
+	switch (n->kind) {
+	case N_BAD:
+		return n->lit;
+	case N_PAREN:
+		return expr(n->a);
+	case N_IDENT: {
+		Obj *o = n->obj;
+		if (!o)
+			return "0";
+		switch (o->kind) {
+		case O_VAR: return varref(o);
+		case O_FUNC: return fvsym(o);
+		case O_NIL: return zeroval(n->type);
+		case O_CONST: return cvalue(o->cv, n->type);
+		}
+		break;
+	}
+	case N_SELECTOR:
+		switch (n->op) {
+		case SEL_PKG:
+			if (n->obj->kind == O_VAR)
+				return varref(n->obj);
+			if (n->obj->kind == O_FUNC)
+				return fvsym(n->obj);
+			return cvalue(n->obj->cv, n->type);
+		case SEL_FIELD: {
+			Node *x = n->a;
+			const char *base;
+			if (under(x->type)->kind == T_POINTER)
+				base = spill(expr(x), x->type);
+			else if (x->flags & NF_ADDRESSABLE)
+				base = lvalue(x);
+			else
+				base = spill(expr(x), x->type);
+			return navigate(base, x->type, &n->path, NULL);
+		}
+		case SEL_METHOD:
+		case SEL_IMETHOD:
+			return methodvalue(n);
+		case SEL_METHODEXPR:
+			return methodexpr(n);
+		}
+		break;
+	case N_INDEX:
+		return index_(n);
+	case N_SLICEEXPR:
+		return sliceexpr(n);
+	case N_STAR: {
+		const char *p = spill(expr(n->a), n->a->type);
+		nilchecked(p);
+		return xprintf("(*%s)", p);
+	}
+	case N_UNARY:
+		return unary(n);
+	case N_BINARY:
+		return binary(n);
+	case N_CALL:
+		if (n->flags & NF_CONVERSION) {
+			Node *a = n->list.v[0];
+			return conv(expr(a), a->type, n->type);
+		}
+		{
+			const char *r = callexpr(n);
+			return r ? r : "0";
+		}
+	case N_COMPLIT:
+		return complit(n);
+	case N_FUNCLIT:
+		return closure(n);
+	case N_TYPEASSERT:
+		return assertion(n);
+	}
+	errorat(n->pos, "internal error: cannot compile this expression");
+	return "0";
+}
+
+/* ---------------------------------------------------------------- defer */
+
+/* defer f(args): f, its receiver and its arguments are evaluated now and
+ * saved in a heap record whose first word is a thunk (in section gldefer,
+ * so recover() can see through it) that makes the call when the frame
+ * returns or panics.  A func literal with no arguments is deferred as it is. */
+void emitdefer(Node *n) {
+	static int nthunk;
+	Node *c = n->a;
+	while (c->kind == N_PAREN)
+		c = c->a;
+	Node *f = c->a;
+	while (f->kind == N_PAREN)
+		f = f->a;
+	if (f->kind == N_FUNCLIT && !c->list.n) {
+		const char *clo = expr(f);
+		pcline();
+		line("gl_deferproc(g, &fp->h, %s);", clo);
+		afterCall(false);
+		return;
+	}
+	Vec fts = {0}, vals = {0};
+	vpush(&fts, types[T_UNSAFEPTR]);
+	Buf body = {0};
+	const char *name = xprintf("gldefer%d", ++nthunk);
+	int kind = -1;
+	Type *sig = NULL;
+	Callee cal = {0};
+	if (c->flags & NF_CALLEE_BUILTIN) {
+		switch (c->ival) {
+		case B_RECOVER:
+			return; /* recover called by the panic machinery itself recovers nothing */
+		case B_PRINT:
+		case B_PRINTLN:
+		case B_PANIC:
+		case B_DELETE:
+			for (int i = 0; i < c->list.n; i++) {
+				Node *a = c->list.v[i];
+				Type *t = c->ival == B_PANIC ? t_emptyiface : c->ival == B_DELETE && i == 1 ? under(((Node *)c->list.v[0])->type)->key : a->type;
+				vpush(&fts, t);
+				const char *v = exprto(a, t);
+				bool later = false;
+				for (int j = i + 1; j < c->list.n; j++)
+					if (hascall(c->list.v[j]))
+						later = true;
+				vpush(&vals, (void *)(later ? spill(v, t) : v));
+			}
+			break;
+		default:
+			errorat(c->pos, "defer of this built-in is not supported yet");
+			return;
+		}
+	} else {
+		sig = under(f->type);
+		cal = callee(c, true);
+		kind = cal.kind;
+		if (kind == 1 || kind == 2) {
+			Type *rt = cal.recv[0] == '@' ? ptrto(cal.recvtype) : cal.recvtype;
+			vpush(&fts, rt);
+			vpush(&vals, (void *)(cal.recv[0] == '@' ? cal.recv + 1 : cal.recv));
+		} else if (kind == 3) {
+			vpush(&fts, anyfunc());
+			vpush(&vals, (void *)cal.recv);
+		}
+		Vec args = {0};
+		evalargs(c, sig, &args);
+		for (int i = 0; i < args.n; i++) {
+			Type *pt = ((Field *)sig->fields.v[i])->type;
+			vpush(&fts, pt);
+			vpush(&vals, (void *)spill(args.v[i], pt));
+		}
+		int mode;
+		Type *rt = resulttype(sig, &mode);
+		if (mode == R_OUT)
+			vpush(&fts, rt);
+	}
+	Type *rec = recordtype(&fts);
+	const char *rc = ctype(rec);
+	/* the thunk */
+	bprintf(&body, "/* defer %s (%s:%d) */\nGL_DEFERTHUNK static void %s(G *g, GlFunc *ctx) {\n\t%s *d = (%s *)ctx;\n",
+		exprstr(c), fn->file ? fn->file : "?", fn->line, name, rc, rc);
+	if (c->flags & NF_CALLEE_BUILTIN) {
+		if (c->ival == B_PANIC)
+			bprintf(&body, "\tgopanic(g, d->f1);\n");
+		else if (c->ival == B_DELETE)
+			bprintf(&body, "\tmapdelete(g, %s, d->f1, &d->f2);\n", typedesc(((Node *)c->list.v[0])->type));
+		else {
+			/* print: reuse emitprint through synthetic operands */
+			Node pr = *c;
+			memset(&pr.list, 0, sizeof pr.list);
+			for (int i = 0; i < c->list.n; i++) {
+				Node *a = mknode(N_BAD, c->pos);
+				a->type = ((Node *)c->list.v[i])->type;
+				a->lit = xprintf("d->f%d", i + 1);
+				vpush(&pr.list, a);
+			}
+			Buf *saved = out;
+			int si = fn->indent;
+			out = &body;
+			fn->indent = 1;
+			emitprint(&pr);
+			out = saved;
+			fn->indent = si;
+		}
+	} else {
+		int mode;
+		Type *rt = resulttype(sig, &mode);
+		int k = 1;
+		Buf a = {0};
+		bput(&a, "g");
+		const char *target = cal.fname;
+		if (kind == 3) {
+			bprintf(&body, "\tif (!d->f1) { gl_panicnil(g); return; }\n");
+			bprintf(&a, ", d->f1");
+			target = xprintf("((%s)d->f1->fn)", fncast(sig, 3));
+			k = 2;
+		}
+		if (mode == R_OUT)
+			bprintf(&a, ", &d->f%d", fts.n - 1);
+		if (kind == 1) {
+			Type *rt1 = ((Field *)rec->fields.v[1])->type;
+			bprintf(&a, cal.recv[0] == '@' ? ", d->f1" : bypointer(rt1) ? ", &d->f1" : ", d->f1");
+			k = 2;
+		} else if (kind == 2) {
+			bprintf(&body, "\tif (!d->f1.tab) { gl_panicnil(g); return; }\n");
+			bprintf(&a, ", d->f1.data");
+			target = xprintf("((%s)((const GlItab *)d->f1.tab)->fun[%d])", fncast(sig, 2), cal.index);
+			k = 2;
+		}
+		for (int i = 0; i < sig->fields.n; i++, k++) {
+			Type *pt = ((Field *)sig->fields.v[i])->type;
+			bprintf(&a, bypointer(pt) ? ", &d->f%d" : ", d->f%d", k);
+		}
+		(void)rt;
+		bprintf(&body, "\t%s(%s);\n", target, bstr(&a));
+	}
+	bprintf(&body, "}\n");
+	bprintf(&gprotos, "static void %s(G *g, GlFunc *ctx);\n", name);
+	bput(&gdecls, bstr(&body));
+	/* the record, filled now */
+	const char *d = temp(ptrto(rec));
+	pcline();
+	callto(d, xprintf("newobject(%s)", typedesc(rec)));
+	afterCall(false);
+	line("%s->f0 = (void *)%s;", d, name);
+	for (int i = 0; i < vals.n; i++)
+		line("%s->f%d = %s;", d, i + 1, (char *)vals.v[i]);
+	pcline();
+	line("gl_deferproc(g, &fp->h, (GlFunc *)%s);", d);
+	afterCall(false);
+}

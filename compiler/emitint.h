@@ -1,0 +1,104 @@
+/* emitint.h — what the three parts of the back end (emit.c: program,
+ * types and descriptors; emitexpr.c: expressions; emitstmt.c: statements
+ * and functions) share. */
+#ifndef GLC_EMITINT_H
+#define GLC_EMITINT_H
+
+#include "emit.h"
+#include "parse.h"
+
+/* Where a variable lives (Obj->slot). */
+enum {
+	S_NONE,
+	S_LOCAL,   /* a C local: scalars only (S1) */
+	S_FRAME,   /* a member of the data frame: pointers, aggregates */
+	S_BOX,     /* the frame holds a pointer to a heap box (captured or address-taken) */
+	S_GLOBAL,  /* a C global */
+};
+
+/* How a function returns its results. */
+enum { R_VOID, R_DIRECT, R_OUT };
+
+typedef struct Fn Fn;
+struct Fn {
+	FuncInfo *fi;
+	const char *cname;      /* C function name */
+	const char *info;       /* its GlFuncInfo symbol */
+	const char *gname;      /* Go's name: main.f, main.(*T).M */
+	Buf decls;              /* C locals, declared at the top */
+	Buf body;
+	Buf frame;              /* members of the data frame struct */
+	Vec frameslots;         /* "name" of members holding pointers */
+	Vec frametypes;         /* their Types */
+	Vec cnames;             /* C names in use in this function */
+	int ntemp, nlabel, indent;
+	bool hasframe;          /* decided before the body is emitted */
+	bool closure;           /* takes a GlFunc *ctx */
+	int rmode;              /* R_VOID, R_DIRECT, R_OUT */
+	Type *rtype;            /* the C result: single type or tuple */
+	bool leaf;              /* no calls at all: no prologue check */
+	bool nosplit;
+	int line;               /* current source line */
+	const char *file;
+	Vec fixparams;          /* pointer parameters needing GL_FIXPARAM */
+	Vec copyparams;         /* by-pointer aggregate parameters to copy in */
+};
+
+extern Fn *fn;              /* the function being emitted */
+extern Buf *out;            /* where statements go (fn->body) */
+
+/* emit.c */
+const char *ctype(Type *t);
+const char *cfield(const char *name); /* a Go field name as a C member name */
+const char *typedesc(Type *t);        /* "&gltype_N", registering the descriptor */
+const char *itabsym(Type *t, Type *iface); /* "&itab_N" */
+const char *strlit(const char *s, int64_t n); /* C expression of type GlString */
+bool bypointer(Type *t);             /* passed by pointer (S5) */
+bool inframe(Type *t);               /* a variable of this type lives in the data frame */
+const char *funcsym(Obj *f);         /* C name of a declared function or method */
+const char *fvsym(Obj *f);           /* a static closure object for f used as a value */
+const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct); /* itab entry */
+Type *resulttype(Type *sig, int *mode); /* the C result of a signature */
+const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
+void addprototype(const char *proto);
+const char *cname(const char *base); /* unique within fn */
+const char *globalname(const char *base); /* unique in the program */
+const char *fileof(Pos p);
+int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off); /* fills bits; returns ptrdata */
+extern Buf gdecls;          /* globals, helpers and wrappers emitted on the way */
+extern Buf gfuncs;          /* function bodies */
+extern Buf gprotos;         /* prototypes */
+
+/* emitexpr.c */
+const char *expr(Node *n);             /* a C expression, valid until the next call */
+const char *exprto(Node *n, Type *t);  /* converted to t (interfaces, untyped) */
+const char *spill(const char *e, Type *t); /* copy into a temp */
+const char *temp(Type *t);             /* a new temporary: C local or frame member */
+const char *frametemp(Type *t);        /* a new temporary in the data frame (addressable) */
+const char *addrof(Node *n);           /* &lvalue (n addressable) */
+const char *lvalue(Node *n);
+void assign(Node *lhs, const char *val, Type *t);
+const char *varref(Obj *o);
+const char *zeroval(Type *t);
+const char *conv(const char *e, Type *from, Type *to);
+void emitcall(Node *n, const char **results, int nres); /* call; results into given lvalues */
+const char *callexpr(Node *n);         /* a call with one result, as a temp */
+void afterCall(bool mayunwind);        /* reload the frame, check for unwinding */
+void callto(const char *lhs, const char *call); /* lhs = call, safe when lhs is in the frame */
+void pcline(void);
+void panicstmt(const char *call);      /* a call into the panic machinery, then unwind */
+bool hascall(Node *n);
+void emitprint(Node *n);
+const char *cvalue(Const *c, Type *t);
+const char *toiface(const char *e, Type *from, Type *to);
+
+/* emitstmt.c */
+void emitfunc(FuncInfo *fi);
+void stmt(Node *n);
+void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void srcline(Pos p);
+const char *newlabel(const char *what);
+void declarevar(Obj *o);               /* assign storage to a local */
+void initvar(Obj *o);                  /* zero or box it at its declaration */
+
+#endif

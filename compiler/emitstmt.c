@@ -1,0 +1,1085 @@
+/* emitstmt.c — functions and statements.
+ *
+ * A gl function becomes one C function:
+ *
+ *   GL_FUNC static RT name(G *g, [GlFunc *ctx,] [RT *out,] [recv,] params) {
+ *       entry marker; prologue check; data frame carved, zeroed and linked;
+ *       parameters that live in the frame copied in;
+ *       the body, in which every call is its own statement followed by a
+ *       reload of the frame pointer and a check for unwinding;
+ *   ret:    deferred calls run, the frame unlinked, the results returned;
+ *   unwind: a recovered panic passing through: return at once (or, in the
+ *           frame that deferred the recovering call, continue at ret).
+ *   }
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "emitint.h"
+
+Fn *fn;
+Buf *out;
+
+typedef struct Labels {
+	const char *brk, *cont;
+	Vec clauses; /* switch: body label of each clause, for fallthrough */
+} Labels;
+
+void line(const char *fmt, ...) {
+	for (int i = 0; i < fn->indent; i++)
+		bputc(out, '\t');
+	va_list ap;
+	va_start(ap, fmt);
+	bvprintf(out, fmt, ap);
+	va_end(ap);
+	bputc(out, '\n');
+}
+
+void srcline(Pos p) {
+	if (p.line <= 0 || (p.line == fn->line && fn->file == fileof(p)))
+		return;
+	fn->line = p.line;
+	fn->file = fileof(p);
+	line("/* %s:%d */", fn->file, p.line);
+}
+
+const char *newlabel(const char *what) { return xprintf("L%d_%s", ++fn->nlabel, what); }
+
+/* ---------------------------------------------------------------- variables */
+
+static void framemember(const char *name, Type *t, const char *comment) {
+	bprintf(&fn->frame, "\t%s %s;%s\n", ctype(t), name, comment ? comment : "");
+	if (haspointers(t)) {
+		vpush(&fn->frameslots, (void *)name);
+		vpush(&fn->frametypes, t);
+	}
+}
+
+/* Decide where a local lives: the heap when captured or address-taken,
+ * the data frame when it holds pointers or is an aggregate, else a C local. */
+void declarevar(Obj *o) {
+	if (o->slot)
+		return;
+	const char *nm = cname(o->name);
+	o->cname = nm;
+	Type *t = o->type ? o->type : types[T_INT];
+	const char *comment = xprintf(" /* %s %s:%d */", o->name, fileof(o->pos), o->pos.line);
+	if (o->captured || o->addrtaken || (tsize(t) > 65536)) {
+		o->slot = S_BOX;
+		framemember(nm, ptrto(t), comment);
+	} else if (inframe(t)) {
+		o->slot = S_FRAME;
+		framemember(nm, t, comment);
+	} else {
+		o->slot = S_LOCAL;
+		bprintf(&fn->decls, "\t%s %s;%s\n", ctype(t), nm, comment);
+	}
+}
+
+/* At the declaration: a fresh zero value (a new box for heap variables, so
+ * each loop iteration's variable is its own, as Go 1.22 says). */
+void initvar(Obj *o) {
+	Type *t = o->type;
+	switch (o->slot) {
+	case S_BOX:
+		pcline();
+		callto(xprintf("fp->%s", o->cname), xprintf("newobject(%s)", typedesc(t)));
+		afterCall(false);
+		break;
+	case S_FRAME:
+		line("memset(&fp->%s, 0, sizeof fp->%s);", o->cname, o->cname);
+		break;
+	case S_LOCAL:
+		line("%s = 0;", o->cname);
+		break;
+	}
+}
+
+const char *varref(Obj *o) {
+	if (!o->slot && o->global) {
+		o->slot = S_GLOBAL;
+		if (!o->cname)
+			o->cname = globalname(xprintf("%s_%s", o->pkg ? o->pkg->cprefix : "x", o->name));
+	}
+	switch (o->slot) {
+	case S_LOCAL: return o->cname;
+	case S_FRAME: return xprintf("fp->%s", o->cname);
+	case S_BOX: return xprintf("(*fp->%s)", o->cname);
+	case S_GLOBAL: return o->cname;
+	}
+	fatal("internal error: variable %s has no storage (%s:%d)", o->name, fileof(o->pos), o->pos.line);
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static void stmts(Vec *v) {
+	for (int i = 0; i < v->n; i++)
+		stmt(v->v[i]);
+}
+
+static void block(Node *b) {
+	line("{");
+	fn->indent++;
+	stmts(&b->list);
+	fn->indent--;
+	line("}");
+}
+
+static Labels *labelsof(Node *n) {
+	if (!n->aux) {
+		Labels *l = xalloc(sizeof *l);
+		l->brk = newlabel("break");
+		l->cont = newlabel("continue");
+		n->aux = l;
+	}
+	return n->aux;
+}
+
+static bool isblankid(Node *n) { return n->kind == N_IDENT && !strcmp(n->name, "_"); }
+
+/* Assignment of several values: every operand is evaluated (left sides'
+ * index and pointer operands, then right sides) before any is assigned. */
+static void assignlist(Vec *lhs, Vec *rhs, bool declare) {
+	int nl = lhs->n, nr = rhs->n;
+	const char *vals[nl > 0 ? nl : 1];
+	Type *vtypes[nl > 0 ? nl : 1];
+	if (nl == nr) {
+		if (nl == 1) {
+			Node *l = lhs->v[0], *r = rhs->v[0];
+			if (isblankid(l) || (declare && l->kind == N_IDENT && !l->obj)) {
+				if (hascall(r) || r->kind == N_CALL)
+					(void)expr(r);
+				else
+					(void)expr(r);
+				return;
+			}
+			Type *lt = l->obj && l->kind == N_IDENT ? l->obj->type : l->type;
+			if (declare && l->kind == N_IDENT && l->ival == 1) {
+				/* a new variable: its storage appears after the value is computed */
+				const char *v = exprto(r, lt);
+				declarevar(l->obj);
+				if (l->obj->slot == S_BOX) {
+					v = spill(v, lt);
+					initvar(l->obj);
+				}
+				line("%s = %s;", varref(l->obj), v);
+				return;
+			}
+			assign(l, NULL, NULL); /* marker: evaluated below */
+			(void)0;
+			return;
+		}
+		for (int i = 0; i < nl; i++) {
+			Node *l = lhs->v[i], *r = rhs->v[i];
+			Type *lt = isblankid(l) ? r->type : (l->kind == N_IDENT && l->obj ? l->obj->type : l->type);
+			if (!lt)
+				lt = r->type;
+			vals[i] = spill(exprto(r, lt), lt);
+			vtypes[i] = lt;
+		}
+	} else {
+		/* one multi-valued right side: a call, or a comma-ok form */
+		Node *r = rhs->v[0];
+		if (r->flags & NF_COMMAOK) {
+			Type *ts[2] = {r->type, types[T_BOOL]};
+			const char *v[2];
+			Node *inner = r;
+			while (inner->kind == N_PAREN)
+				inner = inner->a;
+			extern void commaok(Node *r, const char **v, Type *want);
+			Node *l0 = lhs->v[0];
+			Type *want = isblankid(l0) ? r->type : (l0->kind == N_IDENT && l0->obj ? l0->obj->type : l0->type);
+			commaok(inner, v, want ? want : r->type);
+			ts[0] = want ? want : r->type;
+			for (int i = 0; i < 2; i++) {
+				vals[i] = v[i];
+				vtypes[i] = ts[i];
+			}
+		} else {
+			Type *tt = r->type;
+			const char *tv = callexpr(r);
+			for (int i = 0; i < nl; i++) {
+				vals[i] = xprintf("%s.r%d", tv, i);
+				vtypes[i] = ((Field *)tt->fields.v[i])->type;
+			}
+		}
+	}
+	for (int i = 0; i < nl; i++) {
+		Node *l = lhs->v[i];
+		if (isblankid(l))
+			continue;
+		if (declare && l->kind == N_IDENT && l->ival == 1) {
+			declarevar(l->obj);
+			if (l->obj->slot == S_BOX)
+				initvar(l->obj);
+			line("%s = %s;", varref(l->obj), conv(vals[i], vtypes[i], l->obj->type));
+			continue;
+		}
+		Type *lt = l->kind == N_IDENT && l->obj ? l->obj->type : l->type;
+		assign(l, conv(vals[i], vtypes[i], lt), lt);
+	}
+}
+
+static void emitassign(Node *n) {
+	if (n->op) { /* x op= y */
+		Node *l = n->list.v[0], *r = n->list2.v[0];
+		Node bin = {0};
+		bin.kind = N_BINARY;
+		bin.op = n->op;
+		bin.pos = n->pos;
+		bin.type = l->type;
+		/* evaluate the left side's operands once */
+		extern Node *stablelhs(Node *l, bool rhscalls);
+		Node *sl = stablelhs(l, hascall(r));
+		bin.a = sl;
+		bin.b = r;
+		const char *v = exprto(&bin, l->type);
+		assign(sl, v, l->type);
+		return;
+	}
+	bool declare = n->ival == 1;
+	if (n->list.n == 1 && n->list2.n == 1) {
+		Node *l = n->list.v[0], *r = n->list2.v[0];
+		if (isblankid(l)) {
+			(void)expr(r);
+			return;
+		}
+		if (l->kind == N_IDENT && l->obj && l->obj->global && declare) {
+			line("%s = %s;", varref(l->obj), exprto(r, l->obj->type));
+			return;
+		}
+		extern Node *stablelhs(Node *l, bool rhscalls);
+		Node *sl = stablelhs(l, hascall(r));
+		Type *lt = l->kind == N_IDENT && l->obj ? l->obj->type : l->type;
+		const char *v = exprto(r, lt);
+		assign(sl, v, lt);
+		return;
+	}
+	/* phase one: left operands, then right values; phase two: stores */
+	extern Node *stablelhs(Node *l, bool rhscalls);
+	Vec ls = {0};
+	bool calls = false;
+	for (int i = 0; i < n->list2.n; i++)
+		if (hascall(n->list2.v[i]) || ((Node *)n->list2.v[i])->kind == N_CALL)
+			calls = true;
+	for (int i = 0; i < n->list.n; i++) {
+		Node *l = n->list.v[i];
+		vpush(&ls, isblankid(l) ? l : stablelhs(l, true || calls));
+	}
+	assignlist(&ls, &n->list2, declare);
+}
+
+static void emitdefine(Node *n) {
+	int nl = n->list.n, nr = n->list2.n;
+	if (nl == 1 && nr == 1) {
+		Node *l = n->list.v[0], *r = n->list2.v[0];
+		if (isblankid(l)) {
+			(void)expr(r);
+			return;
+		}
+		Type *t = l->obj->type;
+		const char *v = exprto(r, t);
+		if (l->ival == 1) {
+			declarevar(l->obj);
+			if (l->obj->slot == S_BOX) {
+				v = spill(v, t);
+				initvar(l->obj);
+			}
+			line("%s = %s;", varref(l->obj), v);
+		} else
+			line("%s = %s;", varref(l->obj), v);
+		return;
+	}
+	assignlist(&n->list, &n->list2, true);
+}
+
+static void emitincdec(Node *n) {
+	extern Node *stablelhs(Node *l, bool rhscalls);
+	Node *sl = stablelhs(n->a, false);
+	Node one = {0};
+	one.kind = N_INTLIT;
+	one.type = n->a->type;
+	one.cv = cint(1);
+	if (isfloat(n->a->type))
+		one.cv = cfloat(1);
+	else if (iscomplex(n->a->type))
+		one.cv = ccomplex(1, 0);
+	Node bin = {0};
+	bin.kind = N_BINARY;
+	bin.op = n->op == TK_INC ? TK_ADD : TK_SUB;
+	bin.a = sl;
+	bin.b = &one;
+	bin.type = n->a->type;
+	bin.pos = n->pos;
+	assign(sl, expr(&bin), n->a->type);
+}
+
+static void emitvarspec(Node *spec) {
+	int nn = spec->list.n, nv = spec->list2.n;
+	if (nv == 0) {
+		for (int i = 0; i < nn; i++) {
+			Node *id = spec->list.v[i];
+			if (!id->obj || isblankid(id))
+				continue;
+			declarevar(id->obj);
+			initvar(id->obj);
+		}
+		return;
+	}
+	Vec lhs = {0};
+	for (int i = 0; i < nn; i++) {
+		Node *id = spec->list.v[i];
+		id->ival = 1;
+		vpush(&lhs, id);
+	}
+	if (nn == 1 && nv == 1) {
+		Node *id = spec->list.v[0], *r = spec->list2.v[0];
+		if (isblankid(id) || !id->obj) {
+			(void)expr(r);
+			return;
+		}
+		const char *v = exprto(r, id->obj->type);
+		declarevar(id->obj);
+		if (id->obj->slot == S_BOX) {
+			v = spill(v, id->obj->type);
+			initvar(id->obj);
+		}
+		line("%s = %s;", varref(id->obj), v);
+		return;
+	}
+	assignlist(&lhs, &spec->list2, true);
+}
+
+static void emitif(Node *n) {
+	line("{");
+	fn->indent++;
+	if (n->a)
+		stmt(n->a);
+	const char *c = expr(n->b);
+	line("if (%s) {", c);
+	fn->indent++;
+	stmts(&n->c->list);
+	fn->indent--;
+	if (n->d) {
+		line("} else {");
+		fn->indent++;
+		if (n->d->kind == N_IF)
+			emitif(n->d);
+		else
+			stmts(&n->d->list);
+		fn->indent--;
+	}
+	line("}");
+	fn->indent--;
+	line("}");
+}
+
+/* Go 1.22: each iteration of a three-clause loop has its own variables;
+ * a heap-boxed one is copied to a fresh box before the post statement. */
+static void reboxloopvars(Node *init) {
+	if (!init || init->kind != N_DEFINE)
+		return;
+	for (int i = 0; i < init->list.n; i++) {
+		Node *id = init->list.v[i];
+		Obj *o = id->obj;
+		if (!o || o->slot != S_BOX || id->ival != 1)
+			continue;
+		const char *old = temp(ptrto(o->type));
+		line("%s = fp->%s;", old, o->cname);
+		pcline();
+		callto(xprintf("fp->%s", o->cname), xprintf("newobject(%s)", typedesc(o->type)));
+		afterCall(false);
+		line("*fp->%s = *%s;", o->cname, old);
+	}
+}
+
+static void emitfor(Node *n) {
+	Labels *l = labelsof(n);
+	line("{");
+	fn->indent++;
+	if (n->a)
+		stmt(n->a);
+	line("for (;;) {");
+	fn->indent++;
+	if (n->b) {
+		const char *c = expr(n->b);
+		line("if (!(%s)) goto %s;", c, l->brk);
+	}
+	stmts(&n->d->list);
+	line("%s:;", l->cont);
+	reboxloopvars(n->a);
+	if (n->c)
+		stmt(n->c);
+	fn->indent--;
+	line("}");
+	line("%s:;", l->brk);
+	fn->indent--;
+	line("}");
+}
+
+/* Range loop variables: := declares fresh ones each iteration; = assigns. */
+static void rangeassign(Node *n, int i, const char *val, Type *vt) {
+	if (i >= n->list.n)
+		return;
+	Node *v = n->list.v[i];
+	if (isblankid(v))
+		return;
+	if (n->op == 1) {
+		declarevar(v->obj);
+		if (v->obj->slot == S_BOX) {
+			const char *s = spill(val, vt);
+			initvar(v->obj);
+			val = s;
+		}
+		line("%s = %s;", varref(v->obj), conv(val, vt, v->obj->type));
+	} else {
+		extern Node *stablelhs(Node *l, bool rhscalls);
+		assign(stablelhs(v, false), conv(val, vt, v->type), v->type);
+	}
+}
+
+static bool wantvar(Node *n, int i) { return i < n->list.n && !isblankid(n->list.v[i]); }
+
+static void emitrange(Node *n) {
+	Labels *l = labelsof(n);
+	Node *x = n->a;
+	Type *xt = x->type, *u = under(xt);
+	line("{");
+	fn->indent++;
+	switch (n->ival) {
+	case RANGE_INT: {
+		const char *lim = spill(expr(x), xt);
+		const char *i = temp(xt);
+		line("for (%s = 0; %s < %s; %s++) {", i, i, lim, i);
+		fn->indent++;
+		rangeassign(n, 0, i, xt);
+		stmts(&n->d->list);
+		line("%s:;", l->cont);
+		fn->indent--;
+		line("}");
+		break;
+	}
+	case RANGE_ARRAY:
+	case RANGE_PTRARRAY:
+	case RANGE_SLICE: {
+		Type *et;
+		const char *len, *elem;
+		const char *base;
+		if (n->ival == RANGE_SLICE) {
+			base = spill(expr(x), xt);
+			len = xprintf("%s.len", base);
+			et = u->elem;
+			elem = xprintf("((%s *)%s.ptr)[%%s]", ctype(et), base);
+		} else if (n->ival == RANGE_ARRAY) {
+			et = u->elem;
+			if (wantvar(n, 1)) {
+				/* the array is copied once: the loop sees its value at the start */
+				base = spill(expr(x), xt);
+				elem = xprintf("%s.a[%%s]", base);
+			} else {
+				(void)expr(x);
+				elem = NULL;
+			}
+			len = xprintf("%lld", (long long)u->len);
+		} else {
+			Type *a = under(u->elem);
+			et = a->elem;
+			base = spill(expr(x), xt);
+			if (wantvar(n, 1)) {
+				line("if (GL_UNLIKELY(!%s)) {", base);
+				fn->indent++;
+				panicstmt("gl_panicnil(g)");
+				fn->indent--;
+				line("}");
+			}
+			elem = xprintf("%s->a[%%s]", base);
+			len = xprintf("%lld", (long long)a->len);
+		}
+		const char *i = temp(types[T_INT]);
+		line("for (%s = 0; %s < %s; %s++) {", i, i, len, i);
+		fn->indent++;
+		rangeassign(n, 0, i, types[T_INT]);
+		if (wantvar(n, 1))
+			rangeassign(n, 1, spill(xprintf(elem, i), et), et);
+		stmts(&n->d->list);
+		line("%s:;", l->cont);
+		fn->indent--;
+		line("}");
+		break;
+	}
+	case RANGE_STRING: {
+		const char *s = spill(expr(x), types[T_STRING]);
+		const char *k = temp(types[T_INT]), *next = temp(types[T_INT]), *r = temp(t_rune);
+		line("for (%s = 0; %s < %s.len; %s = %s) {", k, k, s, k, next);
+		fn->indent++;
+		line("if (%s.ptr[%s] < 0x80) { %s = %s.ptr[%s]; %s = %s + 1; }", s, k, r, s, k, next, k);
+		line("else { uint64_t d_ = decoderune(%s, %s); %s = (int32_t)d_; %s = %s + (int64_t)(d_ >> 32); }", s, k, r, next,
+		     k);
+		rangeassign(n, 0, k, types[T_INT]);
+		rangeassign(n, 1, r, t_rune);
+		stmts(&n->d->list);
+		line("%s:;", l->cont);
+		fn->indent--;
+		line("}");
+		break;
+	}
+	case RANGE_MAP: {
+		const char *m = spill(expr(x), xt);
+		const char *it = frametemp(NULL);
+		pcline();
+		line("mapiterinit(g, %s, %s, &%s);", typedesc(xt), m, it);
+		afterCall(true);
+		line("while (%s.key) {", it);
+		fn->indent++;
+		if (wantvar(n, 0))
+			rangeassign(n, 0, spill(xprintf("*(%s *)%s.key", ctype(u->key), it), u->key), u->key);
+		if (wantvar(n, 1))
+			rangeassign(n, 1, spill(xprintf("*(%s *)%s.elem", ctype(u->elem), it), u->elem), u->elem);
+		stmts(&n->d->list);
+		line("%s:;", l->cont);
+		pcline();
+		line("mapiternext(&%s);", it);
+		afterCall(true);
+		fn->indent--;
+		line("}");
+		break;
+	}
+	case RANGE_CHAN:
+		errorat(n->pos, "range over a channel is not supported yet (the scheduler issue)");
+		break;
+	}
+	line("%s:;", l->brk);
+	fn->indent--;
+	line("}");
+}
+
+static void emitswitch(Node *n) {
+	Labels *l = labelsof(n);
+	line("{");
+	fn->indent++;
+	if (n->a)
+		stmt(n->a);
+	const char *tag = NULL;
+	Type *tt = NULL;
+	if (n->b) {
+		tt = n->b->type;
+		tag = spill(expr(n->b), tt);
+	}
+	const char *deflabel = NULL;
+	Vec bodies = {0};
+	for (int i = 0; i < n->list.n; i++) {
+		Node *c = n->list.v[i];
+		const char *bl = newlabel("case");
+		vpush(&bodies, (void *)bl);
+		vpush(&l->clauses, (void *)bl);
+		if (c->op == 1)
+			deflabel = bl;
+		for (int j = 0; j < c->list.n; j++) {
+			Node *e = c->list.v[j];
+			const char *cond;
+			if (!tag)
+				cond = expr(e);
+			else {
+				Node cmp = {0};
+				Node tagn = {0};
+				tagn.kind = N_BAD;
+				tagn.type = tt;
+				tagn.lit = tag;
+				cmp.kind = N_BINARY;
+				cmp.op = TK_EQL;
+				cmp.a = &tagn;
+				cmp.b = e;
+				cmp.type = types[T_BOOL];
+				cmp.pos = e->pos;
+				cond = expr(&cmp);
+			}
+			line("if (%s) goto %s;", cond, bl);
+		}
+	}
+	line("goto %s;", deflabel ? deflabel : l->brk);
+	for (int i = 0; i < n->list.n; i++) {
+		Node *c = n->list.v[i];
+		line("%s:;", (char *)bodies.v[i]);
+		line("{");
+		fn->indent++;
+		srcline(c->pos);
+		stmts(&c->list2);
+		fn->indent--;
+		line("}");
+		Node *last = c->list2.n ? c->list2.v[c->list2.n - 1] : NULL;
+		if (!(last && last->kind == N_BRANCH && last->op == TK_FALLTHROUGH))
+			line("goto %s;", l->brk);
+	}
+	line("%s:;", l->brk);
+	fn->indent--;
+	line("}");
+}
+
+static void emittypeswitch(Node *n) {
+	Labels *l = labelsof(n);
+	line("{");
+	fn->indent++;
+	if (n->a)
+		stmt(n->a);
+	Node *x = n->b->a;
+	Type *xt = x->type;
+	const char *v = spill(expr(x), xt);
+	bool eface = !under(xt)->methods.n;
+	completeiface(under(xt));
+	eface = under(xt)->methods.n == 0;
+	const char *dyn = spill(eface ? xprintf("(const GlType *)%s.tab", v) : xprintf("gl_ifacetype(%s)", v), types[T_UNSAFEPTR]);
+	const char *deflabel = NULL;
+	Vec bodies = {0};
+	for (int i = 0; i < n->list.n; i++) {
+		Node *c = n->list.v[i];
+		const char *bl = newlabel("case");
+		vpush(&bodies, (void *)bl);
+		if (c->op == 1)
+			deflabel = bl;
+		for (int j = 0; j < c->list.n; j++) {
+			Node *e = c->list.v[j];
+			if (!(e->flags & NF_TYPE)) { /* nil */
+				line("if (!%s) goto %s;", dyn, bl);
+				continue;
+			}
+			Type *t = e->type;
+			if (isinterface(t)) {
+				completeiface(under(t));
+				if (!under(t)->methods.n)
+					line("if (%s) goto %s;", dyn, bl);
+				else
+					line("if (%s && getitab(%s, %s, true)) goto %s;", dyn, typedesc(t), dyn, bl);
+			} else
+				line("if (%s == %s) goto %s;", dyn, typedesc(t), bl);
+		}
+	}
+	line("goto %s;", deflabel ? deflabel : l->brk);
+	for (int i = 0; i < n->list.n; i++) {
+		Node *c = n->list.v[i];
+		line("%s:;", (char *)bodies.v[i]);
+		line("{");
+		fn->indent++;
+		srcline(c->pos);
+		if (c->obj) {
+			/* the clause's variable: the value as the case's type, or x itself */
+			Obj *o = c->obj;
+			Type *ot = o->type;
+			const char *val;
+			if (c->list.n == 1 && (((Node *)c->list.v[0])->flags & NF_TYPE) && !isinterface(ot)) {
+				if (isdirectiface(ot))
+					val = xprintf("*(%s *)&%s.data", ctype(ot), v);
+				else
+					val = xprintf("*(%s *)%s.data", ctype(ot), v);
+				val = spill(val, ot);
+			} else if (isinterface(ot) && !identical(ot, xt)) {
+				val = toiface(v, xt, ot);
+			} else
+				val = v;
+			declarevar(o);
+			if (o->slot == S_BOX) {
+				val = spill(val, ot);
+				initvar(o);
+			}
+			line("%s = %s;", varref(o), val);
+		}
+		stmts(&c->list2);
+		fn->indent--;
+		line("}");
+		line("goto %s;", l->brk);
+	}
+	line("%s:;", l->brk);
+	fn->indent--;
+	line("}");
+}
+
+static void emitreturn(Node *n) {
+	FuncInfo *fi = fn->fi;
+	int nr = fi->results.n;
+	if (n->list.n == 0) {
+		line("goto ret;");
+		return;
+	}
+	Vec vals = {0};
+	if (n->list.n == 1 && nr > 1) {
+		Node *c = n->list.v[0];
+		const char *tv = callexpr(c);
+		for (int i = 0; i < nr; i++) {
+			Type *ft = ((Field *)c->type->fields.v[i])->type;
+			Obj *r = fi->results.v[i];
+			vpush(&vals, (void *)conv(xprintf("%s.r%d", tv, i), ft, r->type));
+		}
+	} else {
+		for (int i = 0; i < nr; i++) {
+			Obj *r = fi->results.v[i];
+			const char *v = exprto(n->list.v[i], r->type);
+			/* later results may call functions, or name earlier results */
+			if (nr > 1)
+				v = spill(v, r->type);
+			vpush(&vals, (void *)v);
+		}
+	}
+	for (int i = 0; i < nr; i++) {
+		Obj *r = fi->results.v[i];
+		line("%s = %s;", varref(r), (char *)vals.v[i]);
+	}
+	line("goto ret;");
+}
+
+static void emitbranch(Node *n) {
+	switch (n->op) {
+	case TK_BREAK:
+		line("goto %s;", labelsof(n->aux)->brk);
+		return;
+	case TK_CONTINUE:
+		line("goto %s;", labelsof(n->aux)->cont);
+		return;
+	case TK_GOTO:
+		line("goto U_%s;", cfield(n->name));
+		return;
+	case TK_FALLTHROUGH: {
+		Node *sw = n->aux;
+		Labels *l = labelsof(sw);
+		/* the clause after the one this statement ends */
+		for (int i = 0; i < sw->list.n; i++) {
+			Node *c = sw->list.v[i];
+			if (c->list2.n && c->list2.v[c->list2.n - 1] == n && i + 1 < l->clauses.n) {
+				line("goto %s;", (char *)l->clauses.v[i + 1]);
+				return;
+			}
+		}
+		return;
+	}
+	}
+}
+
+extern void emitdefer(Node *n);
+
+void stmt(Node *n) {
+	if (!n)
+		return;
+	if (n->kind != N_BLOCK && n->kind != N_LABELED)
+		srcline(n->pos);
+	switch (n->kind) {
+	case N_EMPTY:
+		return;
+	case N_EXPRSTMT: {
+		Node *e = n->a;
+		while (e->kind == N_PAREN)
+			e = e->a;
+		if (e->kind == N_CALL)
+			emitcall(e, NULL, 0);
+		else
+			(void)expr(e);
+		return;
+	}
+	case N_ASSIGN:
+		emitassign(n);
+		return;
+	case N_DEFINE:
+		emitdefine(n);
+		return;
+	case N_INCDEC:
+		emitincdec(n);
+		return;
+	case N_DECLSTMT:
+		if (n->op == TK_VAR)
+			for (int i = 0; i < n->list.n; i++)
+				emitvarspec(n->list.v[i]);
+		return;
+	case N_BLOCK:
+		block(n);
+		return;
+	case N_IF:
+		emitif(n);
+		return;
+	case N_FOR:
+		emitfor(n);
+		return;
+	case N_RANGE:
+		emitrange(n);
+		return;
+	case N_SWITCH:
+		emitswitch(n);
+		return;
+	case N_TYPESWITCH:
+		emittypeswitch(n);
+		return;
+	case N_RETURN:
+		emitreturn(n);
+		return;
+	case N_BRANCH:
+		emitbranch(n);
+		return;
+	case N_LABELED:
+		line("U_%s:;", cfield(n->name));
+		if (n->a && (n->a->kind == N_FOR || n->a->kind == N_RANGE || n->a->kind == N_SWITCH ||
+			     n->a->kind == N_TYPESWITCH || n->a->kind == N_SELECT))
+			labelsof(n->a);
+		stmt(n->a);
+		return;
+	case N_DEFER:
+		emitdefer(n);
+		return;
+	case N_GO:
+		errorat(n->pos, "go statements are not supported yet (the scheduler issue)");
+		return;
+	case N_SELECT:
+		errorat(n->pos, "select is not supported yet (the scheduler issue)");
+		return;
+	case N_SEND:
+		errorat(n->pos, "channels are not supported yet (the scheduler issue)");
+		return;
+	}
+	errorat(n->pos, "internal error: cannot compile this statement");
+}
+
+/* ---------------------------------------------------------------- functions */
+
+static const char *goname(FuncInfo *fi) {
+	if (fi->name)
+		return fi->name;
+	Obj *o = fi->obj;
+	if (!o)
+		return "?";
+	const char *pk = o->pkg ? o->pkg->name : "main";
+	if (o->ismethod && o->recvtype)
+		return o->ptrrecv ? xprintf("%s.(*%s).%s", pk, o->recvtype->name, o->name)
+				  : xprintf("%s.%s.%s", pk, o->recvtype->name, o->name);
+	return xprintf("%s.%s", pk, o->name);
+}
+
+/* the parameter list of a C function for signature sig */
+const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype) {
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	Buf b = {0};
+	bprintf(&b, "GL_FUNC static %s %s(G *g", mode == R_DIRECT ? ctype(rt) : "void", name);
+	if (closure)
+		bprintf(&b, ", GlFunc *ctx");
+	if (mode == R_OUT)
+		bprintf(&b, ", %s *out", ctype(rt));
+	if (recv)
+		bprintf(&b, bypointer(recvtype) ? ", const %s *recv" : ", %s recv", ctype(recvtype));
+	for (int i = 0; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		bprintf(&b, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), i);
+	}
+	bputc(&b, ')');
+	const char *s = bstr(&b);
+	if (!strcmp(name, "extern")) /* unused */
+		return s;
+	return s;
+}
+
+/* The C name of a parameter: C locals keep it; others arrive as p%d and
+ * are copied into the frame or a box in the prologue. */
+static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entry) {
+	if (!o)
+		return;
+	declarevar(o);
+	const char *src = byptr ? xprintf("*%s", cparam) : cparam;
+	/* a pointer into the caller's frame (an aggregate passed by pointer, a
+	 * receiver &x.f) moves with the stack if the prologue grows it (S4) */
+	if (byptr || under(t)->kind == T_POINTER || under(t)->kind == T_UNSAFEPTR)
+		vpush(&fn->fixparams, (void *)cparam);
+	switch (o->slot) {
+	case S_LOCAL:
+		bprintf(entry, "\t%s = %s;\n", o->cname, src);
+		break;
+	case S_FRAME:
+		bprintf(entry, "\tfp->%s = %s;\n", o->cname, src);
+		break;
+	case S_BOX:
+		/* newobject is a call: the value is read from the parameter after it */
+		bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n\t*fp->%s = %s;\n",
+			typedesc(t), fn->cname, o->cname, o->cname, src);
+		break;
+	}
+}
+
+static void emitfuncinfo(const char *framestruct) {
+	Buf b = {0};
+	if (fn->frameslots.n) {
+		bprintf(&b, "static const GlFrameSlot %s__slots[] = {\n", fn->cname);
+		for (int i = 0; i < fn->frameslots.n; i++)
+			bprintf(&b, "\t{offsetof(%s, %s), %s},\n", framestruct, (char *)fn->frameslots.v[i],
+				typedesc(fn->frametypes.v[i]));
+		bprintf(&b, "};\n");
+	}
+	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {\"%s\", \"%s\", %d, %s, %s, %d, (void (*)(void))%s};\n",
+		fn->info, fn->gname, fileof(fn->fi->node->pos), fn->fi->node->pos.line,
+		fn->hasframe ? xprintf("sizeof(%s)", framestruct) : "0", fn->frameslots.n ? xprintf("%s__slots", fn->cname) : "0",
+		fn->frameslots.n, fn->cname);
+	bput(&gfuncs, bstr(&b));
+}
+
+static void emitlits(FuncInfo *fi);
+
+void emitfunc(FuncInfo *fi) {
+	Fn f = {0};
+	Fn *savedfn = fn;
+	Buf *savedout = out;
+	fn = &f;
+	f.fi = fi;
+	Node *node = fi->node;
+	bool islit = node->kind == N_FUNCLIT;
+	f.closure = islit;
+	if (!fi->cname)
+		fi->cname = fi->obj ? funcsym(fi->obj) : globalname("funclit");
+	f.cname = fi->cname;
+	f.gname = goname(fi);
+	fi->name = f.gname;
+	f.info = xprintf("%s__info", f.cname);
+	f.rtype = resulttype(fi->sig, &f.rmode);
+	f.nosplit = fi->obj && (fi->obj->directives & DIR_NOSPLIT);
+	out = &f.body;
+	f.indent = 1;
+	/* reserve names that appear in every function */
+	const char *fixed[] = {"g", "h", "fp", "fpoff", "ctx", "out", "recv", "ret", "unwind", "d", "c", "fn", "data", NULL};
+	for (const char **p = fixed; *p; p++)
+		vpush(&f.cnames, (void *)intern(*p));
+	/* func literal names: f.func1, f.func2, ... */
+	for (int i = 0; i < fi->lits.n; i++) {
+		Node *l = fi->lits.v[i];
+		FuncInfo *li = l->aux;
+		li->cname = globalname(xprintf("%s_func%d", f.cname, i + 1));
+		li->name = xprintf("%s.func%d", f.gname, i + 1);
+	}
+	/* captured variables come in through the closure */
+	Buf entry = {0};
+	for (int i = 0; i < fi->captures.n; i++) {
+		Obj *o = fi->captures.v[i];
+		vpush(&f.cnames, (void *)o->cname);
+		framemember(o->cname, ptrto(o->type), xprintf(" /* %s, captured */", o->name));
+		bprintf(&entry, "\tfp->%s = ((struct %s__closure *)ctx)->%s;\n", o->cname, f.cname, o->cname);
+	}
+	/* parameters */
+	Type *sig = fi->sig;
+	if (fi->recv) {
+		Type *rt = fi->recv->type;
+		bindparam(fi->recv, "recv", rt, bypointer(rt), &entry);
+	}
+	for (int i = 0; i < fi->params.n; i++) {
+		Obj *o = fi->params.v[i];
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		if (!strcmp(o->name, "_"))
+			continue;
+		bindparam(o, xprintf("p%d", i), pt, bypointer(pt), &entry);
+	}
+	for (int i = 0; i < fi->results.n; i++) {
+		Obj *o = fi->results.v[i];
+		if (!strcmp(o->name, "_")) {
+			o->name = intern(xprintf("r%d", i));
+		}
+		declarevar(o);
+		if (o->slot == S_BOX)
+			bprintf(&entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n",
+				typedesc(o->type), f.cname, o->cname);
+		else if (o->slot == S_LOCAL)
+			bprintf(&entry, "\t%s = 0;\n", o->cname);
+	}
+	if (f.rmode == R_OUT) {
+		framemember("glout", ptrto(f.rtype), " /* where the results go (in the caller's frame) */");
+		bprintf(&entry, "\tfp->glout = out;\n");
+		vpush(&f.fixparams, "out");
+	}
+	/* the body */
+	srcline(node->pos);
+	Node *body = islit ? node->b : node->c;
+	stmts(&body->list);
+	/* falling off the end returns */
+	line("goto ret;");
+	bool hasdefer = fi->hasdefer;
+	f.hasframe = f.frame.n > 0 || hasdefer;
+
+	/* assemble */
+	const char *fs = xprintf("struct %s__frame", f.cname);
+	Buf *g = &gfuncs;
+	bprintf(g, "\n/* %s — %s:%d */\n", f.gname, fileof(node->pos), node->pos.line);
+	if (islit) {
+		/* the closure object: the C function, then the captured variables' boxes */
+		bprintf(&gdecls, "struct %s__closure { /* %s */\n\tvoid (*fn)(void);\n", f.cname, f.gname);
+		for (int i = 0; i < fi->captures.n; i++) {
+			Obj *o = fi->captures.v[i];
+			bprintf(&gdecls, "\t%s *%s;\n", ctype(o->type), o->cname);
+		}
+		bprintf(&gdecls, "};\n");
+	}
+	if (f.hasframe) {
+		bprintf(g, "%s {\n\tGlFrame h;\n%s};\n", fs, bstr(&f.frame));
+		bprintf(g, "#define RELOAD GL_FRAME_RELOAD(%s, fp, fpoff)\n", fs);
+	} else
+		bprintf(g, "#define RELOAD ((void)0)\n");
+	emitfuncinfo(fs);
+	const char *proto = csig(sig, f.cname, islit, fi->recv != NULL, fi->recv ? fi->recv->type : NULL);
+	bool noinline = fi->hasrecover || (fi->obj && (fi->obj->directives & DIR_NOINLINE));
+	if (noinline)
+		proto = xprintf("GL_NOINLINE %s", proto);
+	addprototype(proto);
+	bprintf(g, "%s {\n", proto);
+	if (f.hasframe)
+		bprintf(g, "\t%s *fp;\n\tuintptr_t fpoff;\n", fs);
+	bput(g, bstr(&f.decls));
+	bprintf(g, "\tGL_PCLINE(%s, %d);\n", f.info, node->pos.line);
+	if (f.nosplit)
+		bprintf(g, "\t/* //gl:nosplit: no stack check */\n");
+	else if (!f.hasframe && f.leaf)
+		bprintf(g, "\t/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */\n");
+	else {
+		Buf fx = {0};
+		for (int i = 0; i < f.fixparams.n; i++)
+			bprintf(&fx, "GL_FIXPARAM(g, %s); ", (char *)f.fixparams.v[i]);
+		bprintf(g, "\tGL_STACKCHECK(g, %s, %s);\n", f.hasframe ? xprintf("sizeof(%s)", fs) : "0", bstr(&fx));
+	}
+	if (f.hasframe)
+		bprintf(g, "\tGL_FRAME_ENTER(g, %s, fp, fpoff, %s);\n", fs, f.info);
+	bput(g, bstr(&entry));
+	bput(g, bstr(&f.body));
+	/* the one exit */
+	bprintf(g, "ret:\n");
+	if (hasdefer)
+		bprintf(g, "\tgl_rundefers(g, &fp->h);\n\tRELOAD;\n\tif (GL_UNLIKELY(g->unwinding)) goto unwind;\n");
+	if (f.hasframe)
+		bprintf(g, "\tGL_FRAME_LEAVE(g, fp);\n");
+	if (f.rmode == R_DIRECT) {
+		if (fi->results.n == 1)
+			bprintf(g, "\treturn %s;\n", varref(fi->results.v[0]));
+		else {
+			bprintf(g, "\treturn (%s){", ctype(f.rtype));
+			for (int i = 0; i < fi->results.n; i++)
+				bprintf(g, "%s%s", i ? ", " : "", varref(fi->results.v[i]));
+			bprintf(g, "};\n");
+		}
+	} else if (f.rmode == R_OUT) {
+		if (fi->results.n == 1)
+			bprintf(g, "\t*fp->glout = %s;\n", varref(fi->results.v[0]));
+		else
+			for (int i = 0; i < fi->results.n; i++)
+				bprintf(g, "\tfp->glout->r%d = %s;\n", i, varref(fi->results.v[i]));
+		bprintf(g, "\treturn;\n");
+	} else
+		bprintf(g, "\treturn;\n");
+	bprintf(g, "unwind: __attribute__((cold, unused));\n");
+	if (f.hasframe)
+		bprintf(g, "\tRELOAD;\n");
+	if (hasdefer)
+		bprintf(g, "\tif (g->unwind_target == &fp->h) { /* the recovering call was deferred here */\n"
+			   "\t\tg->unwinding = 0;\n\t\tg->unwind_target = 0;\n\t\tgoto ret;\n\t}\n");
+	if (f.hasframe)
+		bprintf(g, "\tGL_FRAME_LEAVE(g, fp);\n");
+	if (f.rmode == R_DIRECT)
+		bprintf(g, "\treturn (%s){0};\n", ctype(f.rtype));
+	else
+		bprintf(g, "\treturn;\n");
+	bprintf(g, "}\n#undef RELOAD\n");
+	fn = savedfn;
+	out = savedout;
+	emitlits(fi);
+}
+
+static void emitlits(FuncInfo *fi) {
+	for (int i = 0; i < fi->lits.n; i++) {
+		Node *l = fi->lits.v[i];
+		emitfunc(l->aux);
+	}
+}

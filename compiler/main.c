@@ -1,0 +1,450 @@
+/* main.c — glc, the gl compiler driver.
+ *
+ *   glc build [-o out] [-work] [-x] prog.gl... | dir
+ *   glc run [-work] prog.gl... | dir [args...]
+ *   glc version | glc env
+ *
+ * glc parses and checks the program and the standard library packages it
+ * imports, writes one C file, and runs the C compiler on it with the flags
+ * of DESIGN.md S6, linking the runtime library.  glc finds its runtime and
+ * standard library relative to its own executable, in the build tree and
+ * installed (like Go's GOROOT).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "config.h"
+#include "emit.h"
+#include "parser.h"
+
+#define GL_VERSION "gl " PACKAGE_VERSION
+
+/* where things are */
+static char rootinc[PATH_MAX];  /* directory with gl.h */
+static char rootlib[PATH_MAX];  /* directory with libglrt.a */
+static char rootstd[PATH_MAX];  /* directory with the stdlib packages */
+
+static bool isfile(const char *p) {
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+static bool isdir(const char *p) {
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void findroot(void) {
+	const char *env = getenv("GLROOT");
+	if (env && *env) {
+		snprintf(rootinc, sizeof rootinc, "%s/include/gl", env);
+		snprintf(rootlib, sizeof rootlib, "%s/lib/gl", env);
+		snprintf(rootstd, sizeof rootstd, "%s/share/gl/stdlib", env);
+		return;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		fatal("cannot find my own executable");
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	*slash = 0;
+	/* in the build tree: glc sits next to libglrt.a in the top build dir */
+	char probe[PATH_MAX + 32];
+	snprintf(probe, sizeof probe, "%s/libglrt.a", exe);
+	if (isfile(probe) && !strcmp(exe, GL_BUILD_DIR)) {
+		snprintf(rootinc, sizeof rootinc, "%s/runtime", GL_BUILD_SRCDIR);
+		snprintf(rootlib, sizeof rootlib, "%s", exe);
+		snprintf(rootstd, sizeof rootstd, "%s/stdlib", GL_BUILD_SRCDIR);
+		return;
+	}
+	/* installed: <prefix>/bin/glc, <prefix>/lib/gl, <prefix>/include/gl, <prefix>/share/gl */
+	snprintf(rootinc, sizeof rootinc, "%s/../include/gl", exe);
+	snprintf(rootlib, sizeof rootlib, "%s/../lib/gl", exe);
+	snprintf(rootstd, sizeof rootstd, "%s/../share/gl/stdlib", exe);
+}
+
+static char *readfile(const char *path, size_t *len) {
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	Buf b = {0};
+	char tmp[65536];
+	size_t k;
+	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+		bputn(&b, tmp, k);
+	fclose(f);
+	bput(&b, ""); /* the lexer's NUL sentinel */
+	*len = b.n;
+	return b.s;
+}
+
+static int strcmpp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* the .gl files of a directory, sorted (as Go sorts a package's files) */
+static Vec dirfiles(const char *dir) {
+	Vec v = {0};
+	DIR *d = opendir(dir);
+	if (!d)
+		return v;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n > 3 && !strcmp(e->d_name + n - 3, ".gl") && e->d_name[0] != '.')
+			vpush(&v, xprintf("%s/%s", dir, e->d_name));
+	}
+	closedir(d);
+	if (v.n > 1)
+		qsort(v.v, v.n, sizeof(void *), strcmpp);
+	return v;
+}
+
+static Package *newpackage(const char *path) {
+	Package *p = xalloc(sizeof *p);
+	p->path = intern(path);
+	const char *slash = strrchr(path, '/');
+	p->name = intern(slash ? slash + 1 : path);
+	return p;
+}
+
+/* Parse files into package p; the package clause must agree. */
+static bool parsefiles(Package *p, Vec *files) {
+	for (int i = 0; i < files->n; i++) {
+		const char *path = files->v[i];
+		size_t len;
+		char *src = readfile(path, &len);
+		if (!src) {
+			fprintf(stderr, "glc: cannot read %s: %s\n", path, strerror(errno));
+			exit(1);
+		}
+		int id = srcfiles.n;
+		vpush(&srcfiles, (void *)path);
+		Node *f = parsefile(id, src, len);
+		if (!f->name)
+			continue;
+		if (i == 0 && !strcmp(p->path, "main"))
+			p->name = f->name;
+		if (f->name != intern(p->name) && !(i == 0)) {
+			errorat(f->pos, "package %s; expected package %s", f->name, p->name);
+			continue;
+		}
+		if (strcmp(p->path, "main") && f->name != intern(p->name)) {
+			errorat(f->pos, "package %s; expected package %s", f->name, p->name);
+			continue;
+		}
+		vpush(&p->files, f);
+	}
+	return p->files.n > 0;
+}
+
+static Vec loading; /* import cycle detection */
+
+Package *importpackage(const char *path, Pos pos) {
+	if (!strcmp(path, "unsafe"))
+		return unsafepkg;
+	for (int i = 0; i < allpackages.n; i++) {
+		Package *p = allpackages.v[i];
+		if (!strcmp(p->path, path))
+			return p;
+	}
+	for (int i = 0; i < loading.n; i++)
+		if (!strcmp(((Package *)loading.v[i])->path, path)) {
+			errorat(pos, "import cycle not allowed");
+			return NULL;
+		}
+	if (!*path || strstr(path, "..") || path[0] == '/' || strchr(path, '\\') || strchr(path, ' ')) {
+		errorat(pos, "invalid import path: \"%s\"", path);
+		return NULL;
+	}
+	char dir[PATH_MAX + 256];
+	snprintf(dir, sizeof dir, "%s/%s", rootstd, path);
+	Vec files = dirfiles(dir);
+	if (!files.n) {
+		errorat(pos, "package %s is not in std (%s)", path, rootstd);
+		return NULL;
+	}
+	Package *p = newpackage(path);
+	vpush(&loading, p);
+	int errs = nerrors();
+	parsefiles(p, &files);
+	if (nerrors() == errs)
+		checkpackage(p);
+	loading.n--;
+	vpush(&allpackages, p);
+	return p;
+}
+
+/* ---------------------------------------------------------------- commands */
+
+static int usage(void) {
+	fputs("usage: glc build [-o output] [-work] [-x] [-O0|-O1|-O2] file.gl... | dir\n"
+	      "       glc run [-work] file.gl... | dir [arguments...]\n"
+	      "       glc version\n"
+	      "       glc env\n",
+	      stderr);
+	return 2;
+}
+
+typedef struct Opts {
+	const char *out;
+	bool work;
+	bool x;
+	const char *opt;
+	Vec inputs;
+	Vec args;
+} Opts;
+
+static char workdir[PATH_MAX];
+
+static void mkworkdir(void) {
+	const char *tmp = getenv("TMPDIR");
+	snprintf(workdir, sizeof workdir, "%s/glc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(workdir))
+		fatal("cannot create a work directory: %s", strerror(errno));
+}
+
+static void rmworkdir(bool keep) {
+	if (!workdir[0])
+		return;
+	if (keep) {
+		fprintf(stderr, "WORK=%s\n", workdir);
+		return;
+	}
+	Vec f = {0};
+	DIR *d = opendir(workdir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				vpush(&f, xprintf("%s/%s", workdir, e->d_name));
+		closedir(d);
+	}
+	for (int i = 0; i < f.n; i++)
+		unlink(f.v[i]);
+	rmdir(workdir);
+}
+
+static int runcmd(char **argv, bool echo) {
+	if (echo) {
+		for (char **a = argv; *a; a++)
+			fprintf(stderr, "%s%s", a == argv ? "" : " ", *a);
+		fputc('\n', stderr);
+	}
+	pid_t pid = fork();
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "glc: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			fatal("waitpid: %s", strerror(errno));
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + WTERMSIG(st);
+}
+
+/* Split a flag string ("-a -b") into argv entries. */
+static void pushwords(Vec *v, const char *s) {
+	char *c = xstrdup(s);
+	for (char *t = strtok(c, " \t"); t; t = strtok(NULL, " \t"))
+		vpush(v, t);
+}
+
+static int compile(Opts *o, const char *exe) {
+	if (!o->inputs.n) {
+		fputs("glc: no input files\n", stderr);
+		return 2;
+	}
+	Vec files = {0};
+	if (o->inputs.n == 1 && isdir(o->inputs.v[0])) {
+		files = dirfiles(o->inputs.v[0]);
+		if (!files.n) {
+			fprintf(stderr, "glc: no .gl files in %s\n", (char *)o->inputs.v[0]);
+			return 1;
+		}
+	} else {
+		for (int i = 0; i < o->inputs.n; i++) {
+			const char *f = o->inputs.v[i];
+			size_t n = strlen(f);
+			if (n < 4 || strcmp(f + n - 3, ".gl")) {
+				fprintf(stderr, "glc: %s: not a .gl file\n", f);
+				return 2;
+			}
+			if (!isfile(f)) {
+				fprintf(stderr, "glc: %s: no such file\n", f);
+				return 1;
+			}
+			vpush(&files, (void *)f);
+		}
+	}
+	inittypes();
+	Package *mainpkg = newpackage("main");
+	vpush(&loading, mainpkg);
+	parsefiles(mainpkg, &files);
+	flusherrors();
+	if (strcmp(mainpkg->name, "main")) {
+		fprintf(stderr, "glc: %s: package %s is not a main package\n", (char *)files.v[0], mainpkg->name);
+		return 1;
+	}
+	checkpackage(mainpkg);
+	loading.n--;
+	vpush(&allpackages, mainpkg);
+	flusherrors();
+
+	mkworkdir();
+	char cpath[PATH_MAX + 16];
+	snprintf(cpath, sizeof cpath, "%s/main.c", workdir);
+	FILE *out = fopen(cpath, "w");
+	if (!out)
+		fatal("cannot write %s: %s", cpath, strerror(errno));
+	emitprogram(mainpkg, out);
+	if (fclose(out))
+		fatal("cannot write %s: %s", cpath, strerror(errno));
+
+	Vec argv = {0};
+	const char *cc = getenv("GLCC");
+	pushwords(&argv, cc && *cc ? cc : GL_CC);
+	pushwords(&argv, GL_CFLAGS);
+	vpush(&argv, (void *)(o->opt ? o->opt : "-O2"));
+	/* generated code is checked by glc; cc's warnings are not the user's */
+	vpush(&argv, "-w");
+	/* a call in tail position must keep its caller's frame in tracebacks */
+	vpush(&argv, "-fno-optimize-sibling-calls");
+	vpush(&argv, "-std=gnu11");
+	vpush(&argv, xprintf("-I%s", rootinc));
+	vpush(&argv, "-o");
+	vpush(&argv, (void *)exe);
+	vpush(&argv, cpath);
+	vpush(&argv, xprintf("%s/libglrt.a", rootlib));
+	vpush(&argv, "-lpthread");
+	vpush(&argv, "-lm");
+	/* bind libc symbols at load time: the lazy resolver's first call saves
+	 * the whole vector state (about 3 KB) on whatever stack it runs on,
+	 * more than a goroutine stack's reserve band */
+	vpush(&argv, "-Wl,-z,now");
+	vpush(&argv, NULL);
+	int rc = runcmd((char **)argv.v, o->x);
+	if (rc) {
+		fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
+		return 3;
+	}
+	return 0;
+}
+
+static int parseopts(int argc, char **argv, Opts *o, bool run) {
+	int i = 0;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-o") && !run) {
+			if (++i >= argc)
+				return usage();
+			o->out = argv[i];
+		} else if (!strcmp(a, "-work") || !strcmp(a, "-keep-c")) {
+			o->work = true;
+		} else if (!strcmp(a, "-x")) {
+			o->x = true;
+		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3")) {
+			o->opt = a;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "glc: unknown flag %s\n", a);
+			return usage();
+		} else
+			break;
+	}
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		size_t n = strlen(a);
+		bool src = (n > 3 && !strcmp(a + n - 3, ".gl")) || (!o->inputs.n && isdir(a));
+		if (run && o->inputs.n && !src) {
+			/* the rest are the program's arguments */
+			for (; i < argc; i++)
+				vpush(&o->args, argv[i]);
+			break;
+		}
+		if (run && o->inputs.n && isdir(o->inputs.v[0])) {
+			for (; i < argc; i++)
+				vpush(&o->args, argv[i]);
+			break;
+		}
+		vpush(&o->inputs, argv[i]);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv) {
+	if (argc < 2)
+		return usage();
+	const char *cmd = argv[1];
+	findroot();
+	if (!strcmp(cmd, "version") || !strcmp(cmd, "-version") || !strcmp(cmd, "--version")) {
+		printf("%s linux/amd64\n", GL_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "env")) {
+		printf("GLROOT_INCLUDE=\"%s\"\nGLROOT_LIB=\"%s\"\nGLROOT_STDLIB=\"%s\"\nGLCC=\"%s\"\nGLCFLAGS=\"%s\"\nGLOS=\"linux\"\nGLARCH=\"amd64\"\n",
+		       rootinc, rootlib, rootstd, getenv("GLCC") ? getenv("GLCC") : GL_CC, GL_CFLAGS);
+		return 0;
+	}
+	Opts o = {0};
+	if (!strcmp(cmd, "build")) {
+		if (parseopts(argc - 2, argv + 2, &o, false))
+			return 2;
+		const char *exe = o.out;
+		if (!exe) {
+			const char *first = o.inputs.n ? o.inputs.v[0] : "a.gl";
+			char *base = xstrdup(strrchr(first, '/') ? strrchr(first, '/') + 1 : first);
+			size_t n = strlen(base);
+			if (n > 3 && !strcmp(base + n - 3, ".gl"))
+				base[n - 3] = 0;
+			if (!*base || isdir(first))
+				base = "a.out";
+			exe = base;
+		}
+		int rc = compile(&o, exe);
+		rmworkdir(o.work || rc == 3);
+		return rc;
+	}
+	if (!strcmp(cmd, "run")) {
+		if (parseopts(argc - 2, argv + 2, &o, true))
+			return 2;
+		char exe[PATH_MAX + 16];
+		int rc;
+		mkworkdir();
+		snprintf(exe, sizeof exe, "%s/prog", workdir);
+		char savedwork[PATH_MAX];
+		memcpy(savedwork, workdir, sizeof workdir);
+		workdir[0] = 0;
+		rc = compile(&o, exe);
+		char buildwork[PATH_MAX];
+		memcpy(buildwork, workdir, sizeof workdir);
+		rmworkdir(o.work || rc == 3);
+		memcpy(workdir, savedwork, sizeof workdir);
+		if (rc) {
+			rmworkdir(false);
+			return rc;
+		}
+		Vec av = {0};
+		vpush(&av, exe);
+		for (int i = 0; i < o.args.n; i++)
+			vpush(&av, o.args.v[i]);
+		vpush(&av, NULL);
+		fflush(stdout);
+		rc = runcmd((char **)av.v, false);
+		rmworkdir(false);
+		return rc;
+	}
+	fprintf(stderr, "glc: unknown command %s\n", cmd);
+	return usage();
+}

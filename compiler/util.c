@@ -1,0 +1,203 @@
+/* util.c — memory, strings, vectors and diagnostics. */
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(void) {
+	fputs("glc: out of memory\n", stderr);
+	exit(3);
+}
+
+void *xalloc(size_t n) {
+	void *p = calloc(1, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n) {
+	char *p = xalloc(n + 1);
+	memcpy(p, s, n);
+	return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+char *xprintf(const char *fmt, ...) {
+	Buf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	bvprintf(&b, fmt, ap);
+	va_end(ap);
+	return (char *)bstr(&b);
+}
+
+/* ---- interning: open addressing on an FNV-1a hash ---- */
+static const char **itab;
+static size_t icap, icount;
+
+static uint64_t fnv(const char *s, size_t n) {
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+const char *internn(const char *s, size_t n) {
+	if (icount * 2 >= icap) {
+		size_t ncap = icap ? icap * 2 : 4096;
+		const char **nt = xalloc(ncap * sizeof *nt);
+		for (size_t i = 0; i < icap; i++)
+			if (itab[i]) {
+				size_t j = fnv(itab[i], strlen(itab[i])) & (ncap - 1);
+				while (nt[j])
+					j = (j + 1) & (ncap - 1);
+				nt[j] = itab[i];
+			}
+		free(itab);
+		itab = nt;
+		icap = ncap;
+	}
+	size_t j = fnv(s, n) & (icap - 1);
+	while (itab[j]) {
+		if (strncmp(itab[j], s, n) == 0 && itab[j][n] == 0)
+			return itab[j];
+		j = (j + 1) & (icap - 1);
+	}
+	icount++;
+	return itab[j] = xstrndup(s, n);
+}
+
+const char *intern(const char *s) { return internn(s, strlen(s)); }
+
+void vpush(Vec *v, void *x) {
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 8;
+		v->v = xrealloc(v->v, v->cap * sizeof *v->v);
+	}
+	v->v[v->n++] = x;
+}
+
+static void bgrow(Buf *b, size_t n) {
+	if (b->n + n + 1 > b->cap) {
+		while (b->n + n + 1 > b->cap)
+			b->cap = b->cap ? b->cap * 2 : 256;
+		b->s = xrealloc(b->s, b->cap);
+	}
+}
+
+void bputn(Buf *b, const char *s, size_t n) {
+	bgrow(b, n);
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = 0;
+}
+
+void bput(Buf *b, const char *s) { bputn(b, s, strlen(s)); }
+
+void bputc(Buf *b, char c) { bputn(b, &c, 1); }
+
+void bvprintf(Buf *b, const char *fmt, va_list ap) {
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	bgrow(b, (size_t)n);
+	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	b->n += (size_t)n;
+}
+
+void bprintf(Buf *b, const char *fmt, ...) {
+	va_list ap;
+	va_start(ap, fmt);
+	bvprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+const char *bstr(Buf *b) {
+	bgrow(b, 0);
+	b->s[b->n] = 0;
+	return b->s;
+}
+
+/* ---- diagnostics ---- */
+Vec srcfiles;
+
+typedef struct Diag {
+	Pos pos;
+	char *msg;
+	int seq;
+} Diag;
+static Vec diags;
+
+static int diagcmp(const void *a, const void *b) {
+	const Diag *x = *(Diag *const *)a, *y = *(Diag *const *)b;
+	if (x->pos.file != y->pos.file)
+		return x->pos.file - y->pos.file;
+	if (x->pos.line != y->pos.line)
+		return x->pos.line - y->pos.line;
+	if (x->pos.col != y->pos.col)
+		return x->pos.col - y->pos.col;
+	return x->seq - y->seq;
+}
+
+void verrorat(Pos p, const char *fmt, va_list ap) {
+	Diag *d = xalloc(sizeof *d);
+	Buf b = {0};
+	bvprintf(&b, fmt, ap);
+	d->pos = p;
+	d->msg = b.s;
+	d->seq = diags.n;
+	/* one error per position is enough: later ones are usually echoes */
+	for (int i = 0; i < diags.n; i++) {
+		Diag *e = diags.v[i];
+		if (e->pos.file == p.file && e->pos.line == p.line && e->pos.col == p.col)
+			return;
+	}
+	vpush(&diags, d);
+}
+
+void errorat(Pos p, const char *fmt, ...) {
+	va_list ap;
+	va_start(ap, fmt);
+	verrorat(p, fmt, ap);
+	va_end(ap);
+}
+
+int nerrors(void) { return diags.n; }
+
+void flusherrors(void) {
+	if (!diags.n)
+		return;
+	qsort(diags.v, diags.n, sizeof *diags.v, diagcmp);
+	int shown = 0;
+	for (int i = 0; i < diags.n; i++) {
+		Diag *d = diags.v[i];
+		const char *f = d->pos.file >= 0 && d->pos.file < srcfiles.n ? srcfiles.v[d->pos.file] : "?";
+		if (shown == 10) {
+			fprintf(stderr, "%s:%d:%d: too many errors\n", f, d->pos.line, d->pos.col);
+			break;
+		}
+		fprintf(stderr, "%s:%d:%d: %s\n", f, d->pos.line, d->pos.col, d->msg);
+		shown++;
+	}
+	exit(1);
+}
+
+void fatal(const char *fmt, ...) {
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("glc: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}

@@ -1,0 +1,106 @@
+/*
+ * debug.c — GLDEBUG and GLTRACEBACK, gl's GODEBUG and GOTRACEBACK
+ * (Go's runtime/runtime1.go: parsedebugvars, gotraceback).
+ *
+ * GLDEBUG is a comma-separated list of name=value pairs; values are
+ * decimal integers; unknown names and malformed pairs are ignored, as Go
+ * ignores them.  Read once, at start-up, on the OS thread's stack.
+ */
+#include "rt.h"
+
+#include <stdlib.h>
+
+gl_debugvars gl_debug;
+
+static int32_t traceback_level = 1; /* GLTRACEBACK: Go's default "single" */
+static bool traceback_all, traceback_crash;
+
+/* Go's dbgvars table: name → field. */
+static const struct dbgvar {
+	const char *name;
+	int32_t *value;
+} dbgvars[] = {
+	{"adaptivestackstart", &gl_debug.adaptivestackstart},
+	{"asyncpreemptoff", &gl_debug.asyncpreemptoff},
+	{"efence", &gl_debug.efence},
+	{"gcshrinkstackoff", &gl_debug.gcshrinkstackoff},
+	{"gctrace", &gl_debug.gctrace},
+	{"invalidptr", &gl_debug.invalidptr},
+	{"madvdontneed", &gl_debug.madvdontneed},
+	{"scheddetail", &gl_debug.scheddetail},
+	{"schedtrace", &gl_debug.schedtrace},
+	{"stackforcemove", &gl_debug.stackforcemove},
+	{"stacktrace", &gl_debug.stacktrace},
+	{"tracebackancestors", &gl_debug.tracebackancestors},
+};
+
+/* Go's atoi32: digits only, with an optional minus; false if malformed. */
+static bool atoi32(const char *s, size_t n, int32_t *v) {
+	bool neg = n > 0 && s[0] == '-';
+	size_t i = neg;
+	int64_t x = 0;
+	if (i == n)
+		return false;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		x = x * 10 + (s[i] - '0');
+		if (x > INT32_MAX)
+			return false;
+	}
+	*v = (int32_t)(neg ? -x : x);
+	return true;
+}
+
+static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv) {
+	for (size_t i = 0; i < sizeof dbgvars / sizeof dbgvars[0]; i++) {
+		if (strlen(dbgvars[i].name) == nn && memcmp(dbgvars[i].name, name, nn) == 0) {
+			int32_t v;
+			if (atoi32(val, nv, &v))
+				*dbgvars[i].value = v;
+			return;
+		}
+	}
+}
+
+static void setTraceback(const char *s) {
+	if (s == NULL || *s == 0 || strcmp(s, "single") == 0) {
+		traceback_level = 1;
+	} else if (strcmp(s, "none") == 0) {
+		traceback_level = 0;
+	} else if (strcmp(s, "all") == 0) {
+		traceback_level = 1;
+		traceback_all = true;
+	} else if (strcmp(s, "system") == 0) {
+		traceback_level = 2;
+		traceback_all = true;
+	} else if (strcmp(s, "crash") == 0) {
+		traceback_level = 2;
+		traceback_all = true;
+		traceback_crash = true;
+	} else {
+		int32_t v;
+		if (atoi32(s, strlen(s), &v))
+			traceback_level = v;
+		traceback_all = true;
+	}
+}
+
+void parsedebugvars(void) {
+	const char *s = getenv("GLDEBUG");
+	while (s != NULL && *s != 0) {
+		const char *end = strchr(s, ',');
+		size_t n = end ? (size_t)(end - s) : strlen(s);
+		const char *eq = memchr(s, '=', n);
+		if (eq != NULL)
+			setdebugvar(s, (size_t)(eq - s), eq + 1, n - (size_t)(eq - s) - 1);
+		s = end ? end + 1 : NULL;
+	}
+	setTraceback(getenv("GLTRACEBACK"));
+}
+
+void gotraceback(int32_t *level, bool *all, bool *crash) {
+	*level = traceback_level;
+	*all = traceback_all;
+	*crash = traceback_crash;
+}

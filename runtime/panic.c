@@ -1,0 +1,570 @@
+/*
+ * panic.c — panic, defer and recover without setjmp (DESIGN.md S6), and
+ * the run-time error values (Go's runtime/panic.go and error.go).
+ *
+ * The protocol (gl.h): gopanic runs the deferred calls from the top of
+ * g->_defer, on the goroutine stack below the panicking frame.  If one of
+ * them recovers, gopanic sets g->unwinding and g->unwind_target (the data
+ * frame of the function that deferred the recovering call) and returns;
+ * generated code checks g->unwinding after every call and returns at once,
+ * frame by frame, until the target frame, which runs its remaining deferred
+ * calls and returns normally.  If none recovers, gopanic prints Go's
+ * message and traceback and exits with status 2.
+ *
+ * Stack.  gopanic, calldefer, gl_deferproc, gl_rundefers, gl_recover and
+ * the panic helpers run on the goroutine stack, called straight from
+ * generated code, perhaps with only the reserve band left (S7): small
+ * frames, no libc, printing only on g0 (systemstack).  The deferred calls
+ * they make are gl code that may grow — move — the stack, so across those
+ * calls their C locals hold no address into it: a defer's frame is kept as
+ * its distance from stack.hi, which copystack preserves.
+ *
+ * recover.  Go's rule is that recover stops a panic only when called
+ * directly by the deferred function the panic is running.  calldefer
+ * records its own frame pointer, as a distance from stack.hi, in
+ * g->defercall_off; gl_recover(g, callerbp) compares it with the frame
+ * pointer saved at callerbp (the caller of the deferred function must be
+ * calldefer itself), or one level further up when the deferred function
+ * was called through a gldefer thunk (`defer f(args)`).  Deferred calls run
+ * at a normal return (gl_rundefers) do not go through calldefer, so a
+ * recover there finds a frame pointer that does not match, as in Go.
+ */
+#define _GNU_SOURCE
+#include "rt.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+/* ---- run-time types ---- */
+
+static const uint8_t ptrmask1[] = {1};
+static const uint8_t ptrmask2[] = {3};
+
+/* string, for panic values the runtime makes: the results of Error() and
+ * String() of a dying panic's value. */
+const GlType gltype_rtstring = {
+	.size = 16, .ptrdata = 8, .kind = GL_KIND_STRING, .align = 8, .gcdata = ptrmask1,
+	.str = {(const uint8_t *)"string", 6}, .equal = gl_strequal, .hashfn = gl_strhash,
+};
+
+/* interface {}, the static type of the operand of an assertion from an
+ * empty interface, for its error message. */
+const GlType gltype_eface = {
+	.size = 16, .ptrdata = 16, .kind = GL_KIND_INTERFACE, .align = 8, .gcdata = ptrmask2,
+	.str = {(const uint8_t *)"interface {}", 12}, .equal = gl_efaceequal, .hashfn = gl_efacehash,
+};
+
+/* Method types: getitab compares them by their type string. */
+static const GlType functype_string = {
+	.size = 8, .ptrdata = 8, .kind = GL_KIND_FUNC, .align = 8, .tflag = GL_TFLAG_DIRECTIFACE,
+	.gcdata = ptrmask1, .str = {(const uint8_t *)"func() string", 13},
+};
+static const GlType functype_void = {
+	.size = 8, .ptrdata = 8, .kind = GL_KIND_FUNC, .align = 8, .tflag = GL_TFLAG_DIRECTIFACE,
+	.gcdata = ptrmask1, .str = {(const uint8_t *)"func()", 6},
+};
+
+/* runtime.Error values: the message, a GlString, boxed in the heap.
+ * Error() returns it; RuntimeError() marks the type as runtime.Error. */
+static GlString rterror_Error(G *g, void *data) {
+	(void)g;
+	return *(const GlString *)data;
+}
+static void rterror_RuntimeError(G *g, void *data) {
+	(void)g;
+	(void)data;
+}
+static const GlMethod rterror_methods[] = {
+	{{(const uint8_t *)"Error", 5}, &functype_string, (void (*)(void))rterror_Error},
+	{{(const uint8_t *)"RuntimeError", 12}, &functype_void, (void (*)(void))rterror_RuntimeError},
+};
+const GlType gltype_rterror = {
+	.size = 16, .ptrdata = 8, .kind = GL_KIND_STRING, .align = 8, .tflag = GL_TFLAG_NAMED,
+	.gcdata = ptrmask1, .str = {(const uint8_t *)"runtime.Error", 13},
+	.equal = gl_strequal, .hashfn = gl_strhash, .methods = rterror_methods, .nmethods = 2,
+};
+
+/* *runtime.TypeAssertionError: a pointer (stored directly in the
+ * interface) to a heap struct holding the message. */
+static const GlType gltype_typeassertionerror = {
+	.size = 16, .ptrdata = 8, .kind = GL_KIND_STRUCT, .align = 8, .tflag = GL_TFLAG_NAMED,
+	.gcdata = ptrmask1, .str = {(const uint8_t *)"runtime.TypeAssertionError", 26},
+};
+static const GlType gltype_ptrtypeassertionerror = {
+	.size = 8, .ptrdata = 8, .kind = GL_KIND_POINTER, .align = 8,
+	.tflag = GL_TFLAG_DIRECTIFACE | GL_TFLAG_REGMEM, .gcdata = ptrmask1,
+	.str = {(const uint8_t *)"*runtime.TypeAssertionError", 27},
+	.equal = gl_memequal, .hashfn = gl_memhash, .elem = &gltype_typeassertionerror,
+	.methods = rterror_methods, .nmethods = 2,
+};
+
+/* ---- building messages in the heap (no buffers on the goroutine stack) */
+
+static char *appendstr(char *w, const char *s) {
+	while (*s)
+		*w++ = *s++;
+	return w;
+}
+
+static char *appendgs(char *w, GlString s) {
+	memcpy(w, s.ptr, (size_t)s.len);
+	return w + s.len;
+}
+
+static char *appenduint(char *w, uint64_t v) {
+	int n = 1;
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	for (int i = n - 1; i >= 0; i--, v /= 10)
+		w[i] = (char)('0' + v % 10);
+	return w + n;
+}
+
+static char *appendint(char *w, int64_t v) {
+	if (v < 0) {
+		*w++ = '-';
+		return appenduint(w, -(uint64_t)v);
+	}
+	return appenduint(w, (uint64_t)v);
+}
+
+/* ---- the panic protocol ---- */
+
+static void fatalpanic(G *g) GL_NORETURN;
+
+/* Call a deferred function for a panic (or Goexit), recording where its
+ * caller's frame is, for gl_recover. */
+static GL_NOINLINE void calldefer(G *g, GlFunc *fn) {
+	uintptr_t saved = g->defercall_off; /* an outer panic's, restored after */
+	g->defercall_off = g->stack.hi - (uintptr_t)__builtin_frame_address(0);
+	if (GL_UNLIKELY(fn == NULL))
+		gl_panicnil(g); /* defer of a nil func value panics when run */
+	else
+		((void (*)(G *, GlFunc *))fn->fn)(g, fn);
+	g->defercall_off = saved;
+}
+
+const char gopanic_file[] = __FILE__;
+const int gopanic_line = __LINE__ + 4;
+/* gopanic lives in its own section so tracebacks can recognise its frames
+ * (printed as "panic(...)" between a deferred call and the frame that
+ * panicked). */
+GL_NOINLINE __attribute__((section("glpanic"))) void gopanic(G *g, GlEface e) {
+	GlPanic *p = mallocgc(sizeof(GlPanic), NULL, true);
+	p->arg = e;
+	p->link = g->_panic;
+	g->_panic = p;
+	for (GlDefer *d; (d = g->_defer) != NULL;) {
+		g->_defer = d->link;
+		/* d->frame is a stack address: across the call, keep its
+		 * distance from the top of the stack */
+		uintptr_t frameoff = g->stack.hi - (uintptr_t)d->frame;
+		calldefer(g, d->fn);
+		if (g->unwinding) {
+			/* A later panic, raised during the call, was recovered by
+			 * a frame outside it: that frame's defers came after
+			 * ours, so this panic is over too (Go: aborted). */
+			p->aborted = true;
+			if (g->_panic == p)
+				g->_panic = p->link;
+			return;
+		}
+		if (p->recovered) {
+			g->_panic = p->link;
+			g->unwinding = 1;
+			g->unwind_target = (GlFrame *)(g->stack.hi - frameoff);
+			return;
+		}
+	}
+	fatalpanic(g);
+}
+
+/* defer fn() in the function whose data frame is frame. */
+void gl_deferproc(G *g, GlFrame *frame, GlFunc *fn) {
+	uintptr_t frameoff = stackoff(g, frame), fnoff = stackoff(g, fn);
+	GlDefer *d = mallocgc(sizeof(GlDefer), NULL, true); /* may move the stack, one day */
+	d->frame = stackptr(g, frame, frameoff);
+	d->fn = stackptr(g, fn, fnoff);
+	d->link = g->_defer;
+	g->_defer = d;
+}
+
+/* At a return: run (and pop) the deferred calls of frame, newest first.
+ * Returns early if one of them panics and a frame further out recovers
+ * (g->unwinding: the caller must look). */
+void gl_rundefers(G *g, GlFrame *frame) {
+	uintptr_t frameoff = g->stack.hi - (uintptr_t)frame;
+	for (GlDefer *d; (d = g->_defer) != NULL && (uintptr_t)d->frame == g->stack.hi - frameoff;) {
+		g->_defer = d->link;
+		if (GL_UNLIKELY(d->fn == NULL))
+			gl_panicnil(g);
+		else
+			((void (*)(G *, GlFunc *))d->fn->fn)(g, d->fn);
+		if (g->unwinding)
+			return;
+	}
+}
+
+GlEface gl_recover(G *g, uintptr_t callerbp) {
+	GlPanic *p = g->_panic;
+	if (p == NULL || p->recovered || p->goexit || g->defercall_off == 0)
+		return (GlEface){NULL, NULL};
+	uintptr_t lo = g->stack.lo, hi = g->stack.hi;
+	uintptr_t parent = *(const uintptr_t *)callerbp; /* the caller's frame pointer */
+	if (hi - parent != g->defercall_off) {
+		/* through a `defer f(args)` thunk: the caller is the thunk, and
+		 * the thunk's caller must be calldefer */
+		uintptr_t ra = ((const uintptr_t *)callerbp)[1];
+		if (!ingldefer(ra - 1) || parent - lo >= hi - lo ||
+		    hi - *(const uintptr_t *)parent != g->defercall_off)
+			return (GlEface){NULL, NULL};
+	}
+	p->recovered = true;
+	return p->arg;
+}
+
+/* runtime.Goexit: run every deferred call, then end the goroutine.  A
+ * panic raised by one of them and recovered further out does not stop
+ * Goexit: the frames it would return to are never resumed. */
+void gl_goexit(G *g) {
+	GlPanic *p = mallocgc(sizeof(GlPanic), NULL, true);
+	p->goexit = true;
+	p->link = g->_panic;
+	g->_panic = p;
+	for (GlDefer *d; (d = g->_defer) != NULL;) {
+		g->_defer = d->link;
+		calldefer(g, d->fn);
+		g->unwinding = 0;
+		g->unwind_target = NULL;
+	}
+	goexit1();
+}
+
+/* ---- run-time errors ---- */
+
+/* panic(runtime.Error(msg)); msg lives as long as the panic (static or
+ * heap). */
+void gl_panicstring(G *g, const char *msg) {
+	GlString *s = mallocgc(sizeof(GlString), NULL, true);
+	s->ptr = (const uint8_t *)msg;
+	s->len = (int64_t)strlen(msg);
+	gopanic(g, (GlEface){&gltype_rterror, s});
+}
+
+/* Go's boundsErrorCode. */
+enum {
+	GL_BOUNDS_INDEX,
+	GL_BOUNDS_SLICE_ALEN,
+	GL_BOUNDS_SLICE_ACAP,
+	GL_BOUNDS_SLICE_B,
+	GL_BOUNDS_SLICE3_ALEN,
+	GL_BOUNDS_SLICE3_ACAP,
+	GL_BOUNDS_SLICE3_B,
+	GL_BOUNDS_SLICE3_C,
+	GL_BOUNDS_CONVERT,
+};
+
+/* Go's boundsErrorFmts and boundsNegErrorFmts, indexed by boundsErrorCode. */
+static const char *const boundsfmt[] = {
+	"index out of range [%x] with length %y",
+	"slice bounds out of range [:%x] with length %y",
+	"slice bounds out of range [:%x] with capacity %y",
+	"slice bounds out of range [%x:%y]",
+	"slice bounds out of range [::%x] with length %y",
+	"slice bounds out of range [::%x] with capacity %y",
+	"slice bounds out of range [:%x:%y]",
+	"slice bounds out of range [%x:%y:]",
+	"cannot convert slice with length %y to pointer to array with length %x",
+};
+static const char *const boundsnegfmt[] = {
+	"index out of range [%x]",
+	"slice bounds out of range [:%x]",
+	"slice bounds out of range [:%x]",
+	"slice bounds out of range [%x:]",
+	"slice bounds out of range [::%x]",
+	"slice bounds out of range [::%x]",
+	"slice bounds out of range [:%x:]",
+	"slice bounds out of range [%x::]",
+	"cannot convert slice with length %y to pointer to array with length %x",
+};
+
+static GL_NOINLINE void panicbounds(G *g, int code, int64_t x, int64_t y) {
+	if (code < 0 || code > GL_BOUNDS_CONVERT)
+		code = GL_BOUNDS_INDEX;
+	const char *f = x < 0 ? boundsnegfmt[code] : boundsfmt[code];
+	/* the longest message is under 100 bytes with two 20-digit numbers */
+	char *msg = mallocgc(128, NULL, false), *w = msg;
+	w = appendstr(w, "runtime error: ");
+	for (; *f; f++) {
+		if (*f != '%') {
+			*w++ = *f;
+			continue;
+		}
+		f++;
+		w = appendint(w, *f == 'x' ? x : y);
+	}
+	*w = 0;
+	gl_panicstring(g, msg);
+}
+
+void gl_panicindex(G *g, int64_t i, int64_t len) {
+	panicbounds(g, GL_BOUNDS_INDEX, i, len);
+}
+
+/* gl.h's GL_SLICE_* encoding → Go's boundsErrorCode and its (x, y). */
+void gl_panicslice(G *g, int64_t lo, int64_t hi, int64_t cap, int which) {
+	switch (which) {
+	case GL_SLICE_ALEN: panicbounds(g, GL_BOUNDS_SLICE_ALEN, hi, cap); break;
+	case GL_SLICE_ACAP: panicbounds(g, GL_BOUNDS_SLICE_ACAP, hi, cap); break;
+	case GL_SLICE_B: panicbounds(g, GL_BOUNDS_SLICE_B, lo, hi); break;
+	case GL_SLICE_3ALEN: panicbounds(g, GL_BOUNDS_SLICE3_ACAP, hi, cap); break;
+	case GL_SLICE_3B: panicbounds(g, GL_BOUNDS_SLICE3_B, hi, cap); break;
+	case GL_SLICE_3C: panicbounds(g, GL_BOUNDS_SLICE3_C, lo, hi); break;
+	default: panicbounds(g, GL_BOUNDS_SLICE_B, lo, hi); break;
+	}
+}
+
+void gl_panicdivide(G *g) {
+	gl_panicstring(g, "runtime error: integer divide by zero");
+}
+
+void gl_panicshift(G *g) {
+	gl_panicstring(g, "runtime error: negative shift amount");
+}
+
+static const char nilmsg[] = "runtime error: invalid memory address or nil pointer dereference";
+
+/* A nil dereference at pc (addr: the address used).  Go's comes from a
+ * SIGSEGV and prints a "[signal SIGSEGV ...]" line; so does ours. */
+void gl_panicnilat(G *g, uintptr_t pc, uintptr_t addr) {
+	M *mp = getm();
+	mp->sig = SIGSEGV;
+	mp->sigcode0 = 1; /* SEGV_MAPERR */
+	mp->sigcode1 = addr;
+	mp->sigpc = pc;
+	gl_panicstring(g, nilmsg);
+}
+
+GL_NOINLINE void gl_panicnil(G *g) {
+	gl_panicnilat(g, (uintptr_t)__builtin_return_address(0), 0);
+}
+
+void gl_panicunreachable(G *g) {
+	(void)g;
+	gl_throw("reached code glc marked unreachable");
+}
+
+/* Go's TypeAssertionError.Error(), for x.(want) where x's dynamic type is
+ * have (NULL: x is nil) and its static type iface (NULL: "interface"). */
+void gl_panicassert(G *g, const GlType *have, const GlType *want, const GlType *iface) {
+	static const char pre[] = "interface conversion: ";
+	GlString inter = iface ? iface->str : (GlString){(const uint8_t *)"interface", 9};
+	GlString missing = {NULL, 0};
+	if (have != NULL && want->kind == GL_KIND_INTERFACE)
+		missing = missingmethod(want, have);
+	uint64_t n = sizeof pre + inter.len + want->str.len + (have ? have->str.len : 0) + missing.len + 64;
+	char *msg = mallocgc(n, NULL, false), *w = msg;
+	w = appendstr(w, pre);
+	if (have == NULL) {
+		w = appendgs(appendstr(appendgs(w, inter), " is nil, not "), want->str);
+	} else if (missing.len != 0) {
+		w = appendgs(appendstr(appendgs(w, have->str), " is not "), want->str);
+		w = appendgs(appendstr(w, ": missing method "), missing);
+	} else {
+		w = appendgs(appendstr(appendgs(w, inter), " is "), have->str);
+		w = appendgs(appendstr(w, ", not "), want->str);
+		if (eqstring(have->str, want->str))
+			w = appendstr(w, " (types from different scopes)");
+	}
+	GlString *e = mallocgc(sizeof(GlString), NULL, true);
+	e->ptr = (const uint8_t *)msg;
+	e->len = w - msg;
+	gopanic(g, (GlEface){&gltype_ptrtypeassertionerror, e});
+}
+
+/* ---- dying ---- */
+
+/* The method name of t with type func() string, or NULL. */
+static const GlMethod *stringmethod(const GlType *t, const char *name, int64_t len) {
+	for (int32_t i = 0; i < t->nmethods; i++) {
+		const GlMethod *m = &t->methods[i];
+		if (m->name.len == len && memcmp(m->name.ptr, name, (size_t)len) == 0 &&
+		    eqstring(m->mtyp->str, functype_string.str))
+			return m;
+	}
+	return NULL;
+}
+
+/* Go's preprintpanics: replace each value that is an error or a Stringer
+ * by the string its method returns.  The methods are gl code, so this runs
+ * on the goroutine stack, before fatalpanic switches to g0. */
+static GL_NOINLINE void preprintpanics(G *g) {
+	for (GlPanic *p = g->_panic; p != NULL; p = p->link) {
+		const GlType *t = p->arg.tab;
+		if (t == NULL || t->nmethods == 0)
+			continue;
+		const GlMethod *m = stringmethod(t, "Error", 5);
+		if (m == NULL)
+			m = stringmethod(t, "String", 6);
+		if (m == NULL)
+			continue;
+		GlString s = ((GlString(*)(G *, void *))m->ifn)(g, p->arg.data);
+		GlString *box = mallocgc(sizeof(GlString), NULL, true);
+		*box = s;
+		p->arg = (GlEface){&gltype_rtstring, box};
+	}
+}
+
+/* Go's printpanicval / printanycustomtype. */
+void printpanicval(GlEface e) {
+	const GlType *t = e.tab;
+	if (t == NULL) {
+		prints("nil");
+		return;
+	}
+	const void *v = (t->tflag & GL_TFLAG_DIRECTIFACE) ? (const void *)&e.data : e.data;
+	/* predeclared types print their value; defined types as T(value) */
+	bool custom = (t->tflag & GL_TFLAG_NAMED) && memchr(t->str.ptr, '.', (size_t)t->str.len);
+	bool basic = t->kind >= GL_KIND_BOOL && t->kind <= GL_KIND_COMPLEX128;
+	if (!basic && t->kind != GL_KIND_STRING) {
+		prints("(");
+		printstring(t->str);
+		prints(") ");
+		printpointer(e.data);
+		return;
+	}
+	bool paren = custom && t->kind != GL_KIND_COMPLEX64 && t->kind != GL_KIND_COMPLEX128;
+	if (custom) {
+		printstring(t->str);
+		prints(paren ? (t->kind == GL_KIND_STRING ? "(\"" : "(") : "");
+	}
+	switch (t->kind) {
+	case GL_KIND_BOOL: printbool(*(const bool *)v); break;
+	case GL_KIND_INT: printint(*(const int64_t *)v); break;
+	case GL_KIND_INT8: printint(*(const int8_t *)v); break;
+	case GL_KIND_INT16: printint(*(const int16_t *)v); break;
+	case GL_KIND_INT32: printint(*(const int32_t *)v); break;
+	case GL_KIND_INT64: printint(*(const int64_t *)v); break;
+	case GL_KIND_UINT: printuint(*(const uint64_t *)v); break;
+	case GL_KIND_UINT8: printuint(*(const uint8_t *)v); break;
+	case GL_KIND_UINT16: printuint(*(const uint16_t *)v); break;
+	case GL_KIND_UINT32: printuint(*(const uint32_t *)v); break;
+	case GL_KIND_UINT64: printuint(*(const uint64_t *)v); break;
+	case GL_KIND_UINTPTR: printuint(*(const uint64_t *)v); break;
+	case GL_KIND_FLOAT32: printfloat(*(const float *)v); break;
+	case GL_KIND_FLOAT64: printfloat(*(const double *)v); break;
+	case GL_KIND_COMPLEX64: {
+		const float *c = v;
+		printcomplex((GlComplex128){c[0], c[1]});
+		break;
+	}
+	case GL_KIND_COMPLEX128: printcomplex(*(const GlComplex128 *)v); break;
+	case GL_KIND_STRING: printstring(*(const GlString *)v); break;
+	}
+	if (paren)
+		prints(t->kind == GL_KIND_STRING ? "\")" : ")");
+}
+
+/* Go's printpanics: the oldest first, later ones indented. */
+static void printpanics(GlPanic *p) {
+	if (p->link != NULL) {
+		printpanics(p->link);
+		if (!p->link->goexit)
+			prints("\t");
+	}
+	if (p->goexit)
+		return;
+	prints("panic: ");
+	printpanicval(p->arg);
+	if (p->recovered)
+		prints(" [recovered]");
+	prints("\n");
+}
+
+static const char *signame(uint32_t sig) {
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV: segmentation violation";
+	case SIGBUS: return "SIGBUS: bus error";
+	case SIGFPE: return "SIGFPE: floating-point exception";
+	case SIGILL: return "SIGILL: illegal instruction";
+	}
+	return "signal";
+}
+
+/* On g0: the panic messages, the traceback, exit 2. */
+static void fatalpanic_m(void *arg) {
+	G *gp = arg;
+	M *mp = getm();
+	int32_t level;
+	bool all, crash;
+	gotraceback(&level, &all, &crash);
+	mp->dying = 1;
+	printlock();
+	printpanics(gp->_panic);
+	if (mp->sig != 0) {
+		prints("[signal ");
+		prints(signame(mp->sig));
+		prints(" code=");
+		printhex(mp->sigcode0);
+		prints(" addr=");
+		printhex(mp->sigcode1);
+		prints(" pc=");
+		printhex(mp->sigpc);
+		prints("]\n");
+	}
+	dumptraceback(gp);
+	printunlock();
+	if (crash) {
+		signal(SIGABRT, SIG_DFL);
+		abort();
+	}
+	exit(2);
+}
+
+static GL_NOINLINE void fatalpanic(G *g) {
+	if (getm()->preprinting)
+		gl_throw("panic while printing panic value");
+	getm()->preprinting = 1;
+	preprintpanics(g);
+	systemstack(fatalpanic_m, g);
+	__builtin_unreachable();
+}
+
+/* On g0 (or the signal stack): "fatal error: msg", every goroutine's
+ * traceback, exit 2. */
+static void throw_m(void *arg) {
+	const char *msg = arg;
+	M *mp = getm();
+	if (mp->dying >= 2) { /* a throw while throwing: say so and stop */
+		prints("fatal error: ");
+		prints(msg);
+		prints(" (while dying)\n");
+		sys_exit(2);
+	}
+	mp->dying = 2;
+	int32_t level;
+	bool all, crash;
+	gotraceback(&level, &all, &crash);
+	printlock();
+	prints("fatal error: ");
+	prints(msg);
+	prints("\n");
+	dumptraceback(mp->curg);
+	printunlock();
+	if (crash) {
+		signal(SIGABRT, SIG_DFL);
+		abort();
+	}
+	exit(2);
+}
+
+void gl_throw(const char *msg) {
+	if (tls_g == NULL) { /* before the runtime exists */
+		prints("fatal error: ");
+		prints(msg);
+		prints("\n");
+		sys_exit(2);
+	}
+	systemstack(throw_m, (void *)msg);
+	__builtin_unreachable();
+}

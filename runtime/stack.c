@@ -1,0 +1,420 @@
+/*
+ * stack.c — goroutine stacks (Go's runtime/stack.go): stackalloc and
+ * stackfree, newstack (called by gl_morestack when a prologue check fails)
+ * and copystack, which moves a stack and adjusts every word on it that
+ * points into it, exactly as DESIGN.md S8 lists them and nothing else.
+ *
+ * A stack is [lo, hi), a power of two in size, 2 KiB to start.  Its
+ * stackguard0 is lo + GL_STACK_GUARD: a prologue that would take the stack
+ * pointer below it (after its data frame) calls morestack instead, so the
+ * GL_STACK_GUARD bytes below the guard only ever hold what runs without a
+ * check (gcc's fixed frames, runtime leaves, morestack's pushes).
+ *
+ * Everything here but stackguard() runs on g0 (newstack, copystack) or
+ * under the scheduler (stackalloc/stackfree from newproc1 and goexit0).
+ *
+ * GLDEBUG=stackforcemove=1 makes every prologue check fail (stackguard0 =
+ * hi) and newstack then moves the stack to a freshly mapped block of the
+ * same size (more if needed) and makes the old block PROT_NONE, never to be
+ * reused, so a stale pointer into the old stack faults at its first use
+ * (the SIGSEGV handler names it).  Old blocks are unmapped oldest first
+ * once they add up to more than 1 GiB of address space.
+ */
+#define _GNU_SOURCE
+#include "rt.h"
+
+#include <sys/mman.h>
+
+mstats memstats = {.stack_min_headroom = ~(uint64_t)0};
+uintptr_t maxstacksize = GL_STACK_MAX;
+
+enum {
+	stackMinShift = 11,  /* log2(GL_STACK_MIN) */
+	numStackOrders = 40, /* 2 KiB << 39: more than any address space */
+	stackChunk = 32768,  /* small stacks are carved from chunks this big */
+};
+
+/* ---- the pool (Go's stackpool and stackLarge, one list per size) ----
+ * Freed stacks are kept for reuse, linked through their first word; memory
+ * goes back to the OS only when the collector exists to decide when. */
+static mutex stacklock;
+static void *stackpool[numStackOrders];
+
+static inline int stackorder(uint64_t n) {
+	return __builtin_ctzll(n) - stackMinShift;
+}
+
+/* ---- stackforcemove: one mapping per stack, old ones poisoned ---- */
+
+/* A poisoned (PROT_NONE) old block: [base, top) is the whole mapping,
+ * [lo, hi) the stack it held. */
+typedef struct poisoned {
+	uintptr_t base, top, lo, hi;
+} poisoned;
+
+enum { maxPoisoned = 32768 };
+static const uint64_t maxPoisonedBytes = (uint64_t)1 << 30;
+static poisoned *poisonring; /* FIFO of poisoned blocks */
+static uint32_t poisonhead, poisoncount;
+static uint64_t poisonbytes;
+
+enum { stackFill = 0xA5, STACKFILL_MAX = 8192 };
+
+static inline uint64_t roundpage(uint64_t n) {
+	return (n + PAGESIZE - 1) & ~(uint64_t)(PAGESIZE - 1);
+}
+
+/* A stack of n bytes in its own mapping, right above a PROT_NONE guard
+ * page (lo is page-aligned even for a 2 KiB stack), so an overflow of the
+ * reserve band faults too. */
+static GlStack stackallocfresh(uint64_t n) {
+	uint64_t len = PAGESIZE + roundpage(n);
+	uint8_t *base = sysAlloc(len, &memstats.stacks_sys);
+	sys_mprotect(base, PAGESIZE, PROT_NONE);
+	uintptr_t lo = (uintptr_t)base + PAGESIZE;
+	/* to find how deep it was used: only the bottom matters (the reserve
+	 * band and a little above), and filling a 64 MiB stack at every move
+	 * would make the stress mode crawl */
+	memset((void *)lo, stackFill, n < STACKFILL_MAX ? n : STACKFILL_MAX);
+	return (GlStack){lo, lo + n};
+}
+
+/* The lowest byte of stk anything wrote (the fill pattern is intact below
+ * it): its distance from lo is how much of the reserve band was left. */
+static void measureheadroom(GlStack stk) {
+	const uint8_t *p = (const uint8_t *)stk.lo;
+	uint64_t n = stk.hi - stk.lo, i = 0;
+	if (n > STACKFILL_MAX)
+		n = STACKFILL_MAX;
+	while (i < n && p[i] == stackFill)
+		i++;
+	if (i < memstats.stack_min_headroom)
+		memstats.stack_min_headroom = i;
+}
+
+/* Replace the block by a PROT_NONE reservation (frees its memory, keeps
+ * the addresses from being reused) and remember it for the fault handler. */
+static void stackpoison(GlStack stk) {
+	measureheadroom(stk);
+	uintptr_t base = stk.lo - PAGESIZE, top = stk.lo + roundpage(stk.hi - stk.lo);
+	sys_mmap((void *)base, top - base, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE);
+	memstats.stacks_sys -= top - base;
+	if (poisonring == NULL)
+		poisonring = sysAlloc(maxPoisoned * sizeof(poisoned), NULL);
+	while (poisoncount == maxPoisoned || (poisoncount > 0 && poisonbytes + (top - base) > maxPoisonedBytes)) {
+		poisoned *old = &poisonring[poisonhead];
+		sys_munmap((void *)old->base, old->top - old->base);
+		poisonbytes -= old->top - old->base;
+		poisonhead = (poisonhead + 1) % maxPoisoned;
+		poisoncount--;
+	}
+	poisonring[(poisonhead + poisoncount) % maxPoisoned] = (poisoned){base, top, stk.lo, stk.hi};
+	poisoncount++;
+	poisonbytes += top - base;
+}
+
+/* Whether addr lies in a poisoned old stack; its bounds in *lo, *hi.  For
+ * the SIGSEGV handler: reads only. */
+bool stalestack(uintptr_t addr, uintptr_t *lo, uintptr_t *hi) {
+	for (uint32_t i = 0; i < poisoncount; i++) {
+		const poisoned *p = &poisonring[(poisonhead + i) % maxPoisoned];
+		if (addr - p->base < p->top - p->base) {
+			*lo = p->lo;
+			*hi = p->hi;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether addr lies just below the current goroutine's stack: in the guard
+ * page of stackforcemove mode, or the page below lo otherwise. */
+bool stackguardpage(uintptr_t addr) {
+	G *gp = tls_g ? tls_g->m->curg : NULL;
+	return gp && gp->stack.lo && addr < gp->stack.lo && gp->stack.lo - addr <= PAGESIZE;
+}
+
+/* ---- stackalloc / stackfree ---- */
+
+void stackinit(void) {
+	/* nothing yet: the pool fills on demand */
+}
+
+/* A stack of n bytes, n a power of two >= GL_STACK_MIN. */
+GlStack stackalloc(uint64_t n) {
+	if (n < GL_STACK_MIN || (n & (n - 1)) != 0)
+		gl_throw("stackalloc: bad size");
+	if (gl_debug.stackforcemove) {
+		memstats.stacks_inuse += n;
+		return stackallocfresh(n);
+	}
+	int order = stackorder(n);
+	lock(&stacklock);
+	void *p = stackpool[order];
+	if (p != NULL) {
+		stackpool[order] = *(void **)p;
+	} else if (n < stackChunk) {
+		/* carve a chunk; keep all but the first block */
+		uint8_t *c = sysAlloc(stackChunk, &memstats.stacks_sys);
+		for (uint64_t off = n; off < stackChunk; off += n) {
+			*(void **)(c + off) = stackpool[order];
+			stackpool[order] = c + off;
+		}
+		p = c;
+	} else {
+		p = sysAlloc(n, &memstats.stacks_sys);
+	}
+	memstats.stacks_inuse += n;
+	unlock(&stacklock);
+	return (GlStack){(uintptr_t)p, (uintptr_t)p + n};
+}
+
+void stackfree(GlStack stk) {
+	uint64_t n = stk.hi - stk.lo;
+	if (gl_debug.stackforcemove) {
+		memstats.stacks_inuse -= n;
+		stackpoison(stk);
+		return;
+	}
+	int order = stackorder(n);
+	lock(&stacklock);
+	*(void **)stk.lo = stackpool[order];
+	stackpool[order] = (void *)stk.lo;
+	memstats.stacks_inuse -= n;
+	unlock(&stacklock);
+}
+
+/* The stackguard0 g should have: lo + GL_STACK_GUARD, or hi (every check
+ * fails) under stackforcemove. */
+uintptr_t stackguard(G *g) {
+	return gl_debug.stackforcemove ? g->stack.hi : g->stack.lo + GL_STACK_GUARD;
+}
+
+/* stackforcemove moves the stack at every prologue while it uses at most
+ * this much, and proportionally less often beyond (see newstack). */
+#define FORCEMOVE_EVERY (16 * 1024)
+
+/* ---- copystack ---- */
+
+typedef struct adjustinfo {
+	uintptr_t lo, hi; /* the old stack */
+	intptr_t delta;   /* new.hi - old.hi */
+} adjustinfo;
+
+static inline bool inold(const adjustinfo *a, uintptr_t v) {
+	return v - a->lo < a->hi - a->lo;
+}
+
+/* A word known to hold a pointer: moved if it points into the old stack. */
+static inline void adjustpointer(const adjustinfo *a, void *vp) {
+	uintptr_t *p = vp;
+	if (inold(a, *p))
+		*p += (uintptr_t)a->delta;
+}
+
+/* (a) The saved-rbp chain, from the rbp slot of the block gl_morestack (or
+ * mcall) pushed: each slot holding an address in the old stack is moved
+ * and followed; the chain ends with a value outside it (0 at the base). */
+static void adjustframepointers(G *g, const adjustinfo *a) {
+	uintptr_t *slot = (uintptr_t *)(g->sched.sp + SAVEDREGS_RBP);
+	while (inold(a, *slot)) {
+		uintptr_t next = *slot + (uintptr_t)a->delta;
+		if (next <= (uintptr_t)slot || next >= g->stack.hi)
+			gl_throw("copystack: broken frame-pointer chain");
+		*slot = next;
+		slot = (uintptr_t *)next;
+	}
+}
+
+/* (c) The pointer words of one data frame, from its function's slots: each
+ * slot's type says, one bit per word of its ptrdata, which words hold
+ * pointers. */
+static void adjustframe(GlFrame *f, const adjustinfo *a) {
+	const GlFuncInfo *fn = f->fn;
+	if (fn == NULL)
+		return;
+	for (int32_t i = 0; i < fn->nslots; i++) {
+		const GlFrameSlot *s = &fn->slots[i];
+		uintptr_t *w = (uintptr_t *)((uint8_t *)f + s->off);
+		uint64_t nw = s->typ->ptrdata / 8;
+		const uint8_t *bits = s->typ->gcdata;
+		for (uint64_t j = 0; j < nw; j++)
+			if (bits[j / 8] >> (j % 8) & 1)
+				adjustpointer(a, &w[j]);
+	}
+}
+
+/* (b) The data-frame chain: g->topframe and every prev link, and each
+ * frame's pointer slots. */
+static void adjustframes(G *g, const adjustinfo *a) {
+	GlFrame **link = &g->topframe;
+	while (*link != NULL && inold(a, (uintptr_t)*link)) {
+		adjustpointer(a, link);
+		adjustframe(*link, a);
+		link = &(*link)->prev;
+	}
+}
+
+/* (d) What the runtime itself keeps that may point into the stack. */
+static void adjustrecords(G *g, const adjustinfo *a) {
+	for (GlDefer *d = g->_defer; d != NULL; d = d->link) {
+		adjustpointer(a, &d->frame);
+		adjustpointer(a, &d->fn); /* a closure in the deferring frame */
+	}
+	adjustpointer(a, &g->unwind_target);
+	adjustpointer(a, &g->sched.bp);
+}
+
+/* Move g's stack to a new one of newsize bytes.  g is not running: it is
+ * switched out with g->sched describing it (gl_morestack or mcall pushed
+ * the register block at g->sched.sp). */
+void copystack(G *g, uint64_t newsize) {
+	int64_t t0 = nanotime();
+	GlStack old = g->stack;
+	uintptr_t sp = g->sched.sp;
+	if (sp == 0 || sp < old.lo || sp >= old.hi)
+		gl_throw("copystack: goroutine is not switched out");
+	uint64_t used = old.hi - sp;
+
+	GlStack new = stackalloc(newsize);
+	adjustinfo a = {old.lo, old.hi, (intptr_t)(new.hi - old.hi)};
+	memcpy((void *)(new.hi - used), (void *)sp, used);
+
+	g->stack = new;
+	g->sched.sp = sp + (uintptr_t)a.delta;
+	adjustframepointers(g, &a);
+	adjustframes(g, &a);
+	adjustrecords(g, &a);
+
+	/* For the prologue's GL_FIXPARAM: its parameters point into the stack
+	 * gl_morestack was entered on (newstack clears old_lo/old_hi there);
+	 * should it move again before they are fixed (a parked goroutine
+	 * shrunk twice), keep that range and add up the deltas. */
+	if (g->old_hi == 0) {
+		g->old_lo = old.lo;
+		g->old_hi = old.hi;
+		g->stack_delta = a.delta;
+	} else {
+		g->stack_delta += a.delta;
+	}
+	if (g->stackguard0 != GL_STACK_PREEMPT)
+		g->stackguard0 = stackguard(g);
+	stackfree(old);
+
+	int64_t ns = nanotime() - t0;
+	g->stackcopies++;
+	memstats.stack_copies++;
+	memstats.stack_bytes_copied += used;
+	memstats.stack_copy_ns += (uint64_t)ns;
+	if (gl_debug.stacktrace) {
+		printlock();
+		prints("stack copy: goroutine ");
+		printint(g->goid);
+		prints(" ");
+		printuint(old.hi - old.lo);
+		prints(" -> ");
+		printuint(newsize);
+		prints(" bytes, copied ");
+		printuint(used);
+		prints(" in ");
+		printint(ns);
+		prints(" ns\n");
+		printunlock();
+	}
+}
+
+/* ---- newstack ---- */
+
+/* Called by gl_morestack on g0.  sp is the register block on g's stack;
+ * the prologue that failed ran with rsp = sp + SAVEDREGS_SIZE (above the
+ * block and its return address) and wants its function's data frame below
+ * that.  Returns the sp to resume at: the same, or the block's place on the
+ * new stack. */
+uintptr_t newstack(G *g, uintptr_t sp) {
+	if (g == g->m->g0)
+		gl_throw("morestack on g0");
+	if (sp < g->stack.lo || sp >= g->stack.hi) {
+		printlock();
+		prints("runtime: newstack sp=");
+		printhex(sp);
+		prints(" stack=[");
+		printhex(g->stack.lo);
+		prints(", ");
+		printhex(g->stack.hi);
+		prints("]\n");
+		printunlock();
+		gl_throw(sp < g->stack.lo ? "stack overflow below stack.lo (a frame exceeded the reserve band)"
+					  : "morestack: sp outside the goroutine stack");
+	}
+	/* no copy yet: GL_FIXPARAM must not move anything */
+	g->old_lo = g->old_hi = 0;
+	g->stack_delta = 0;
+
+	/* What the function asked for: its data frame, from its descriptor
+	 * (Go uses funcMaxSPDelta the same way), plus alloca's rounding. */
+	const GlFuncInfo *fn = findfunc(g->sched.pc, NULL);
+	uint64_t need = (fn ? fn->framesize : 0) + 16;
+	uintptr_t callersp = sp + SAVEDREGS_SIZE;
+
+	if (g->stackguard0 == GL_STACK_PREEMPT) {
+		/* A preemption request, not (only) growth.  The scheduler issue
+		 * parks the goroutine here (gopreempt_m); for now just clear it. */
+		g->preempt = false;
+		g->stackguard0 = stackguard(g);
+		if (!gl_debug.stackforcemove && callersp >= g->stack.lo + GL_STACK_GUARD + need)
+			return sp;
+	}
+
+	uint64_t oldsize = g->stack.hi - g->stack.lo;
+	uint64_t used = g->stack.hi - sp;
+	if (gl_debug.stackforcemove && used > FORCEMOVE_EVERY && callersp >= g->stack.lo + GL_STACK_GUARD + need) {
+		/* Moving a deep stack at every call makes the stress mode
+		 * quadratic: a 100,000-frame recursion would copy terabytes.  Up
+		 * to FORCEMOVE_EVERY bytes of used stack every check moves it;
+		 * beyond, one check in used/FORCEMOVE_EVERY does, so each call
+		 * costs about FORCEMOVE_EVERY bytes of copying. */
+		M *m = getm();
+		if (++m->forcemoveticks % (used / FORCEMOVE_EVERY) != 0)
+			return sp;
+	}
+	uint64_t newsize = gl_debug.stackforcemove ? oldsize : oldsize * 2;
+	/* more doublings until the frame being entered fits above the band */
+	while (newsize - used + SAVEDREGS_SIZE < need + GL_STACK_GUARD)
+		newsize *= 2;
+	if (newsize > maxstacksize) {
+		printlock();
+		prints("runtime: goroutine stack exceeds ");
+		printuint(maxstacksize);
+		prints("-byte limit\n");
+		prints("runtime: sp=");
+		printhex(sp);
+		prints(" stack=[");
+		printhex(g->stack.lo);
+		prints(", ");
+		printhex(g->stack.hi);
+		prints("]\n");
+		printunlock();
+		gl_throw("stack overflow");
+	}
+	g->atomicstatus = Gcopystack;
+	copystack(g, newsize);
+	g->atomicstatus = Grunning;
+	return g->sched.sp;
+}
+
+/* Go's shrinkstack: halve the stack of a switched-out goroutine that uses
+ * less than a quarter of it.  Only at a synchronous safe point (the
+ * collector's, later): never while g runs, is in a syscall or was
+ * preempted asynchronously (DESIGN.md S8). */
+void shrinkstack(G *g) {
+	if (gl_debug.gcshrinkstackoff || g->sched.sp == 0)
+		return;
+	uint64_t oldsize = g->stack.hi - g->stack.lo, newsize = oldsize / 2;
+	if (newsize < GL_STACK_MIN)
+		return;
+	uint64_t used = g->stack.hi - g->sched.sp + GL_STACK_GUARD;
+	if (used >= oldsize / 4)
+		return;
+	copystack(g, newsize);
+}

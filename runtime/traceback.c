@@ -1,0 +1,411 @@
+/*
+ * traceback.c — stack traces in Go's format, from the saved-rbp chain and
+ * the pc/line records glc emits (GL_PCLINE, section glpcln).
+ *
+ * Every frame of generated code and of the runtime has a frame pointer
+ * (DESIGN.md S6): [bp] is the caller's bp, [bp+8] the return address into
+ * the caller.  A return address inside gltext names a gl function: the
+ * nearest pc/line record below it gives the function and the line of the
+ * call.  Frames outside gltext are runtime C and are not shown unless
+ * GLTRACEBACK=system; gldefer thunks are never shown.  As in Go, a frame
+ * of gopanic that is not the first one shown is printed as "panic(...)":
+ * it separates the deferred call a panic is running from the frame that
+ * panicked.
+ *
+ * Runs on g0 or the signal stack (print.c writes with raw system calls).
+ * It dereferences only addresses inside the goroutine's stack, so a broken
+ * chain ends the trace instead of faulting.
+ */
+#include "rt.h"
+
+extern const char __start_gltext[] __attribute__((weak));
+extern const char __stop_gltext[] __attribute__((weak));
+extern const char __start_gldefer[] __attribute__((weak));
+extern const char __stop_gldefer[] __attribute__((weak));
+extern const GlPcLine __start_glpcln[] __attribute__((weak));
+extern const GlPcLine __stop_glpcln[] __attribute__((weak));
+/* gopanic's own section (panic.c), to recognise its frames */
+extern const char __start_glpanic[] __attribute__((weak));
+extern const char __stop_glpanic[] __attribute__((weak));
+extern const int gopanic_line;
+extern const char gopanic_file[];
+void gopanic(G *g, GlEface e);
+
+bool ingltext(uintptr_t pc) {
+	return pc - (uintptr_t)__start_gltext < (uintptr_t)__stop_gltext - (uintptr_t)__start_gltext;
+}
+
+bool ingldefer(uintptr_t pc) {
+	return pc - (uintptr_t)__start_gldefer < (uintptr_t)__stop_gldefer - (uintptr_t)__start_gldefer;
+}
+
+static bool ingopanic(uintptr_t pc) {
+	return pc - (uintptr_t)__start_glpanic < (uintptr_t)__stop_glpanic - (uintptr_t)__start_glpanic;
+}
+
+/* ---- the pc table: glpcln records, absolute and sorted ---- */
+
+typedef struct pcrec {
+	uintptr_t pc;
+	const GlFuncInfo *fn;
+	int64_t line;
+} pcrec;
+
+static pcrec *pctab;
+static int64_t npctab;
+static const GlFuncInfo **functab; /* every function with a record, by entry */
+static int64_t nfunctab;
+static int32_t pctabstate; /* 0 not built, 1 building, 2 ready */
+
+static void siftdown(pcrec *a, int64_t i, int64_t n) {
+	for (;;) {
+		int64_t c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && a[c + 1].pc > a[c].pc)
+			c++;
+		if (a[i].pc >= a[c].pc)
+			return;
+		pcrec t = a[i];
+		a[i] = a[c];
+		a[c] = t;
+		i = c;
+	}
+}
+
+/* Heapsort: no allocation, so it can run in a signal handler.  The
+ * records are normally sorted already (the linker concatenates each
+ * object's glpcln in the order of its gltext), and then this is skipped. */
+static void sortpctab(pcrec *a, int64_t n) {
+	bool sorted = true;
+	for (int64_t i = 1; i < n && sorted; i++)
+		sorted = a[i - 1].pc <= a[i].pc;
+	if (sorted)
+		return;
+	for (int64_t i = n / 2 - 1; i >= 0; i--)
+		siftdown(a, i, n);
+	for (int64_t i = n - 1; i > 0; i--) {
+		pcrec t = a[0];
+		a[0] = a[i];
+		a[i] = t;
+		siftdown(a, 0, i);
+	}
+}
+
+/* functab: the functions, sorted by entry, each once (for code inlined
+ * into another function, the record names the inlined function; the
+ * function whose code it is has the greatest entry below the pc). */
+static void buildfunctab(void) {
+	const GlFuncInfo **f = sysAlloc((uint64_t)npctab * sizeof(*f), NULL);
+	int64_t n = 0;
+	for (int64_t i = 0; i < npctab; i++) {
+		const GlFuncInfo *fn = pctab[i].fn;
+		if (fn->entry == NULL || !ingltext((uintptr_t)fn->entry))
+			continue;
+		/* insertion: records mostly arrive in entry order */
+		int64_t j = n++;
+		while (j > 0 && (uintptr_t)f[j - 1]->entry > (uintptr_t)fn->entry) {
+			f[j] = f[j - 1];
+			j--;
+		}
+		f[j] = fn;
+		if (j > 0 && f[j - 1] == fn) { /* already there: undo */
+			for (int64_t k = j; k < n - 1; k++)
+				f[k] = f[k + 1];
+			n--;
+		}
+	}
+	functab = f;
+	nfunctab = n;
+}
+
+static void buildpctab(void) {
+	int32_t s = 0;
+	if (__atomic_compare_exchange_n(&pctabstate, &s, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+		int64_t n = __stop_glpcln - __start_glpcln;
+		pcrec *t = NULL;
+		if (n > 0) {
+			t = sysAlloc((uint64_t)n * sizeof(pcrec), NULL);
+			for (int64_t i = 0; i < n; i++) {
+				const GlPcLine *r = &__start_glpcln[i];
+				t[i].pc = (uintptr_t)&r->pc + (intptr_t)r->pc;
+				t[i].fn = (const GlFuncInfo *)((uintptr_t)&r->fn + (intptr_t)r->fn);
+				t[i].line = r->line;
+			}
+			sortpctab(t, n);
+		}
+		pctab = t;
+		npctab = n;
+		if (n > 0)
+			buildfunctab();
+		__atomic_store_n(&pctabstate, 2, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&pctabstate, __ATOMIC_ACQUIRE) != 2)
+		__builtin_ia32_pause();
+}
+
+/* Index of the nearest record strictly below pc (the record is emitted
+ * just before the call whose return address pc is), or -1. */
+static int64_t findrec(uintptr_t pc) {
+	if (__atomic_load_n(&pctabstate, __ATOMIC_ACQUIRE) != 2)
+		buildpctab();
+	if (!ingltext(pc - 1) || npctab == 0)
+		return -1;
+	int64_t lo = 0, hi = npctab; /* first record with pc >= the return address */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (pctab[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+/* The gl function whose record covers the return address pc, and the
+ * line of the call.  For code inlined into another function that is the
+ * inlined function (whose frame size is what its inlined prologue asks
+ * for: what newstack wants).  NULL if pc is not in generated code. */
+const GlFuncInfo *findfunc(uintptr_t pc, int32_t *line) {
+	int64_t i = findrec(pc);
+	if (i < 0)
+		return NULL;
+	if (line != NULL)
+		*line = (int32_t)pctab[i].line;
+	return pctab[i].fn;
+}
+
+/* The function whose machine code contains pc (the greatest entry below
+ * it), or NULL. */
+static const GlFuncInfo *funcat(uintptr_t pc) {
+	int64_t lo = 0, hi = nfunctab;
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)functab[mid]->entry < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? functab[lo - 1] : NULL;
+}
+
+/* ---- printing ---- */
+
+static const char *const gstatusstrings[] = {
+	[Gidle] = "idle",       [Grunnable] = "runnable", [Grunning] = "running",
+	[Gsyscall] = "syscall", [Gwaiting] = "waiting",   [5] = "moribund_unused",
+	[Gdead] = "dead",       [7] = "enqueue_unused",   [Gcopystack] = "copystack",
+	[Gpreempted] = "preempted",
+};
+
+void goroutineheader(G *gp) {
+	uint32_t st = gp->atomicstatus;
+	const char *s = st < sizeof gstatusstrings / sizeof gstatusstrings[0] && gstatusstrings[st]
+				? gstatusstrings[st] : "???";
+	if (st == Gwaiting && gp->waitreason != waitReasonZero)
+		s = waitreasonstr(gp->waitreason);
+	prints("goroutine ");
+	printint(gp->goid);
+	prints(" [");
+	prints(s);
+	prints("]:\n");
+}
+
+/* What a frame with return address pc shows, if anything. */
+enum { frameHidden, frameGl, framePanic, frameSystem };
+
+static int frameclass(uintptr_t pc, int32_t level, bool first) {
+	if (ingltext(pc - 1))
+		return frameGl;
+	if (ingldefer(pc - 1))
+		return frameHidden;
+	if (ingopanic(pc - 1))
+		return first && level < 2 ? frameHidden : framePanic;
+	return level >= 2 ? frameSystem : frameHidden;
+}
+
+/* The i-th panic of gp, newest first: the one whose gopanic frame is the
+ * i-th seen walking up from the innermost frame. */
+static GlPanic *nthpanic(G *gp, int i) {
+	GlPanic *p = gp->_panic;
+	while (p != NULL && i-- > 0)
+		p = p->link;
+	return p;
+}
+
+/* Whether the instruction before the return address pc is a call of
+ * gl_morestack: the frame is stopped in its prologue, and Go shows such a
+ * frame at the line of its func keyword wherever the compiler put the
+ * call (at -O2 the slow path is moved past the function's last call). */
+static bool inprologue(uintptr_t pc) {
+	const uint8_t *p = (const uint8_t *)pc - 5;
+	int32_t rel;
+	if (p[0] != 0xE8) /* call rel32 */
+		return false;
+	memcpy(&rel, p + 1, 4);
+	return pc + (uintptr_t)(intptr_t)rel == (uintptr_t)gl_morestack;
+}
+
+static void printfuncline(const GlFuncInfo *f, int64_t line) {
+	prints(f->name);
+	prints("(...)\n\t");
+	prints(f->file);
+	prints(":");
+	printint(line);
+}
+
+static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
+	if (cls == frameGl) {
+		int64_t i = findrec(pc);
+		if (i < 0) {
+			prints("?(...)\n\t?:0 pc=");
+			printhex(pc);
+			prints("\n");
+			return;
+		}
+		const GlFuncInfo *f = pctab[i].fn, *outer = funcat(pc);
+		int64_t line = inprologue(pc) ? f->line : pctab[i].line;
+		if (outer != NULL && outer != f) {
+			/* inlined: Go prints the inlined call, then the function
+			 * it is in at the line of its call (the nearest record of
+			 * the outer function before the inlined code) */
+			printfuncline(f, line);
+			prints("\n");
+			while (i > 0 && pctab[i].fn != outer && pctab[i].pc > (uintptr_t)outer->entry)
+				i--;
+			f = outer;
+			line = pctab[i].fn == outer ? pctab[i].line : outer->line;
+		}
+		printfuncline(f, line);
+		uintptr_t entry = (uintptr_t)f->entry;
+		if (pc >= entry && pc - entry < (1u << 24)) {
+			prints(" +");
+			printhex(pc - entry);
+		}
+		prints("\n");
+	} else if (cls == framePanic) {
+		GlPanic *p = nthpanic(gp, npanic);
+		prints("panic(");
+		if (p != NULL) {
+			prints("{");
+			printpointer(p->arg.tab);
+			prints(", ");
+			printpointer(p->arg.data);
+			prints("}");
+		}
+		prints(")\n\t");
+		prints(gopanic_file);
+		prints(":");
+		printint(gopanic_line);
+		prints(" +");
+		printhex(pc - (uintptr_t)gopanic);
+		prints("\n");
+	} else {
+		prints("runtime C frame\n\tpc=");
+		printhex(pc);
+		prints("\n");
+	}
+}
+
+/* One step up the chain: the return address and frame pointer of the
+ * caller of the frame whose frame pointer is *bp.  False at the end (bp 0
+ * or outside the stack, or not increasing). */
+static bool unwind(G *gp, uintptr_t *pc, uintptr_t *bp) {
+	uintptr_t b = *bp;
+	if (b - gp->stack.lo >= gp->stack.hi - gp->stack.lo - 16 || (b & 7) != 0)
+		return false;
+	uintptr_t next = ((uintptr_t *)b)[0];
+	*pc = ((uintptr_t *)b)[1];
+	*bp = next;
+	return next == 0 || next > b;
+}
+
+enum { tracebackHead = 50, tracebackTail = 50 };
+
+/* Print gp's frames, from the frame whose return address (or, for the
+ * innermost frame of a fault, pc) is pc and frame pointer bp.  sp is not
+ * needed with frame pointers; it is kept for Go's signature. */
+void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
+	(void)sp;
+	int32_t level;
+	bool all, crash;
+	gotraceback(&level, &all, &crash);
+
+	/* count the frames shown, to elide the middle of a very deep stack */
+	int64_t total = 0;
+	{
+		uintptr_t p = pc, b = bp;
+		bool first = true;
+		for (;;) {
+			int cls = frameclass(p, level, first);
+			if (cls != frameHidden) {
+				total++;
+				first = false;
+			}
+			if (!unwind(gp, &p, &b))
+				break;
+		}
+	}
+	int64_t shown = 0;
+	int npanic = 0;
+	bool first = true;
+	for (;;) {
+		int cls = frameclass(pc, level, first);
+		if (cls != frameHidden) {
+			if (total <= tracebackHead + tracebackTail || shown < tracebackHead ||
+			    shown >= total - tracebackTail)
+				printframe(gp, cls, pc, npanic);
+			else if (shown == tracebackHead)
+				prints("...additional frames elided...\n");
+			shown++;
+			first = false;
+		}
+		if (ingopanic(pc - 1))
+			npanic++;
+		if (!unwind(gp, &pc, &bp))
+			break;
+	}
+}
+
+/* gp's traceback from its saved state (it is switched out: parked, or on
+ * g0 through systemstack/morestack/mcall). */
+void tracebackg(G *gp) {
+	if (gp->sched.sp == 0) {
+		prints("\t(goroutine running on other thread; stack unavailable)\n");
+		return;
+	}
+	traceback(gp, gp->sched.pc, gp->sched.sp, gp->sched.bp);
+}
+
+/* Every other goroutine, for GLTRACEBACK=all and fatal errors (Go's
+ * tracebackothers). */
+void tracebackothers(G *me) {
+	for (int64_t i = 0; i < allglen; i++) {
+		G *gp = allgs[i];
+		if (gp == me || gp->atomicstatus == Gdead)
+			continue;
+		prints("\n");
+		goroutineheader(gp);
+		tracebackg(gp);
+	}
+}
+
+/* The goroutine part of a fatal error's output. */
+void dumptraceback(G *gp) {
+	int32_t level;
+	bool all, crash;
+	gotraceback(&level, &all, &crash);
+	M *mp = getm();
+	if (mp->dying >= 2) /* a throw shows every goroutine, as Go's */
+		all = true;
+	if (level <= 0)
+		return;
+	if (gp != NULL) {
+		prints("\n");
+		goroutineheader(gp);
+		tracebackg(gp);
+	}
+	if (all)
+		tracebackothers(gp);
+}

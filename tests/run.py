@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Run tests: every program in testdata/run (a .gl file, or a directory of
+them) is built with glc and run; its combined stdout and stderr must equal the
+golden .out file and its exit status the .exit file (0 if absent).  For a
+program that panics, the traceback is not compared: output is cut after the
+panic message lines, as testdata/README.md says.  Each program has a time
+limit and is killed, and reported as hung, if it exceeds it.
+
+  GLDEBUG=... is passed through (CI also runs everything with stackforcemove=1).
+"""
+import os, re, subprocess, sys, tempfile, concurrent.futures, time
+
+top = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), ".."))
+glc = os.environ.get("GLC", "glc")
+d = os.path.join(top, "testdata", "run")
+limit = float(os.environ.get("GLTEST_TIMEOUT", "60"))
+names = sorted(set(f[:-3] for f in os.listdir(d) if f.endswith(".gl")) |
+               set(f for f in os.listdir(d) if os.path.isdir(os.path.join(d, f))))
+names = [n for n in names if os.path.exists(os.path.join(d, n + ".out"))]
+if len(sys.argv) > 1:
+    names = [n for n in names if any(a in n for a in sys.argv[1:])]
+
+def cut(out):
+    """Drop the traceback of an uncaught panic (and Go's [signal ...] line)."""
+    lines = out.split("\n")
+    res, i = [], 0
+    while i < len(lines):
+        l = lines[i]
+        if re.match(r"^goroutine \d+ \[", l) and res and res[-1] == "":
+            res.pop()
+            break
+        if l.startswith("[signal ") and res and res[-1].startswith("panic: "):
+            i += 1
+            continue
+        res.append(l)
+        i += 1
+    s = "\n".join(res)
+    return s if s.endswith("\n") or not s else s + "\n"
+
+def runone(name, tmp):
+    src = os.path.join(d, name) if os.path.isdir(os.path.join(d, name)) else os.path.join(d, name + ".gl")
+    exe = os.path.join(tmp, name)
+    t0 = time.time()
+    try:
+        b = subprocess.run([glc, "build", "-o", exe, src], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return name, ["glc hung"], 0
+    if b.returncode != 0:
+        return name, ["build failed (status %d):\n%s" % (b.returncode, b.stderr[-3000:])], 0
+    try:
+        p = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=limit, cwd=tmp)
+    except subprocess.TimeoutExpired:
+        return name, ["HUNG: killed after %.0f s" % limit], limit
+    el = time.time() - t0
+    out = p.stdout.decode("utf-8", "replace")
+    want = open(os.path.join(d, name + ".out"), encoding="utf-8", errors="replace").read()
+    wantrc = 0
+    ef = os.path.join(d, name + ".exit")
+    if os.path.exists(ef):
+        wantrc = int(open(ef).read().strip())
+    probs = []
+    if p.returncode != wantrc:
+        probs.append("exit status %d, want %d" % (p.returncode, wantrc))
+    if cut(out) != cut(want):
+        import difflib
+        diff = "".join(list(difflib.unified_diff(cut(want).splitlines(True), cut(out).splitlines(True), "want", "got"))[:60])
+        probs.append("output differs:\n" + diff)
+    return name, probs, el
+
+failed = 0
+with tempfile.TemporaryDirectory() as tmp:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        for name, probs, el in ex.map(lambda n: runone(n, tmp), names):
+            if probs:
+                failed += 1
+                print("FAIL %s" % name)
+                for pr in probs:
+                    print("    " + pr.replace("\n", "\n    "))
+print("run: %d programs, %d failed%s" % (len(names), failed,
+      " (GLDEBUG=%s)" % os.environ["GLDEBUG"] if os.environ.get("GLDEBUG") else ""))
+sys.exit(1 if failed else 0)
