@@ -794,9 +794,17 @@ static const char *unary(Node *n) {
 		return xprintf("(!%s)", expr(n->a));
 	case TK_XOR:
 		return xprintf("((%s)(~%s))", ctype(t), exprto(n->a, t));
-	case TK_ARROW:
-		errorat(n->pos, "channels are not supported yet (the scheduler issue)");
-		return "0";
+	case TK_ARROW: {
+		/* v := <-c: the value arrives in a frame slot (the runtime may
+		 * write it while this goroutine is parked: it is sudog.elem) */
+		Type *ct = n->a->type;
+		const char *c = spill(expr(n->a), ct);
+		const char *v = frametemp(under(ct)->elem);
+		pcline();
+		line("chanrecv1(g, %s, &%s);", c, v);
+		afterCall(true);
+		return v;
+	}
 	}
 	return "0";
 }
@@ -1304,8 +1312,9 @@ static const char *builtin(Node *n) {
 		if (u->kind == T_ARRAY)
 			return intconst(u->len, types[T_INT]);
 		if (u->kind == T_CHAN) {
-			errorat(n->pos, "channels are not supported yet (the scheduler issue)");
-			return "0";
+			const char *r = temp(types[T_INT]);
+			line("%s = %s(%s);", r, n->ival == B_LEN ? "chanlen" : "chancap", v);
+			return r;
 		}
 		return xprintf("(%s).%s", v, n->ival == B_LEN ? "len" : "cap");
 	}
@@ -1338,8 +1347,12 @@ static const char *builtin(Node *n) {
 			afterCall(true);
 			return r;
 		}
-		errorat(n->pos, "channels are not supported yet (the scheduler issue)");
-		return "0";
+		const char *size = a->n > 1 ? exprto(a->v[1], types[T_INT]) : "0";
+		const char *r = temp(t);
+		pcline();
+		callto(r, xprintf("makechan(g, %s, %s)", typedesc(t), size));
+		afterCall(true);
+		return r;
 	}
 	case B_APPEND:
 		return append(n);
@@ -1406,9 +1419,13 @@ static const char *builtin(Node *n) {
 		const char *p = spill(expr(x), x->type);
 		return xprintf("((void *)((char *)%s + (%s)))", p, exprto(a->v[1], types[T_INT]));
 	}
-	case B_CLOSE:
-		errorat(n->pos, "channels are not supported yet (the scheduler issue)");
+	case B_CLOSE: {
+		const char *c = spill(expr(x), x->type);
+		pcline();
+		line("closechan(g, %s);", c);
+		afterCall(true);
 		return NULL;
+	}
 	}
 	errorat(n->pos, "internal error: built-in not supported");
 	return "0";
@@ -1780,9 +1797,16 @@ void commaok(Node *r, const char **v, Type *want) {
 		v[1] = ok;
 		return;
 	}
-	errorat(r->pos, "channels are not supported yet (the scheduler issue)");
-	v[0] = zeroval(want);
-	v[1] = "false";
+	/* v, ok := <-c */
+	Type *ct = r->a->type;
+	const char *c = spill(expr(r->a), ct);
+	const char *val = frametemp(under(ct)->elem);
+	const char *ok = temp(types[T_BOOL]);
+	pcline();
+	callto(ok, xprintf("chanrecv2(g, %s, &%s)", c, val));
+	afterCall(true);
+	v[0] = conv(val, under(ct)->elem, want);
+	v[1] = ok;
 }
 
 /* ---------------------------------------------------------------- dispatch */
@@ -1871,11 +1895,16 @@ const char *expr(Node *n) {
 
 /* ---------------------------------------------------------------- defer */
 
-/* defer f(args): f, its receiver and its arguments are evaluated now and
- * saved in a heap record whose first word is a thunk (in section gldefer,
- * so recover() can see through it) that makes the call when the frame
- * returns or panics.  A func literal with no arguments is deferred as it is. */
-void emitdefer(Node *n) {
+/* defer f(args) and go f(args): f, its receiver and its arguments are
+ * evaluated now and saved in a heap record whose first word is a thunk that
+ * makes the call later: when the frame returns or panics (the thunks of
+ * defer are in section gldefer, so recover() can see through them), or on
+ * the new goroutine.  A func literal with no arguments is used as it is. */
+static void deferorgo(Node *n, bool isgo);
+void emitdefer(Node *n) { deferorgo(n, false); }
+void emitgo(Node *n) { deferorgo(n, true); }
+
+static void deferorgo(Node *n, bool isgo) {
 	static int nthunk;
 	Node *c = n->a;
 	while (c->kind == N_PAREN)
@@ -1886,14 +1915,17 @@ void emitdefer(Node *n) {
 	if (f->kind == N_FUNCLIT && !c->list.n) {
 		const char *clo = expr(f);
 		pcline();
-		line("gl_deferproc(g, &fp->h, %s);", clo);
+		if (isgo)
+			line("gl_go(g, %s);", clo);
+		else
+			line("gl_deferproc(g, &fp->h, %s);", clo);
 		afterCall(false);
 		return;
 	}
 	Vec fts = {0}, vals = {0};
 	vpush(&fts, types[T_UNSAFEPTR]);
 	Buf body = {0};
-	const char *name = xprintf("gldefer%d", ++nthunk);
+	const char *name = xprintf(isgo ? "glgo%d" : "gldefer%d", ++nthunk);
 	int kind = -1;
 	Type *sig = NULL;
 	Callee cal = {0};
@@ -1905,6 +1937,7 @@ void emitdefer(Node *n) {
 		case B_PRINTLN:
 		case B_PANIC:
 		case B_DELETE:
+		case B_CLOSE:
 			for (int i = 0; i < c->list.n; i++) {
 				Node *a = c->list.v[i];
 				Type *t = c->ival == B_PANIC ? t_emptyiface : c->ival == B_DELETE && i == 1 ? under(((Node *)c->list.v[0])->type)->key : a->type;
@@ -1948,10 +1981,13 @@ void emitdefer(Node *n) {
 	Type *rec = recordtype(&fts);
 	const char *rc = ctype(rec);
 	/* the thunk */
-	bprintf(&body, "/* defer %s (%s:%d) */\nGL_DEFERTHUNK static void %s(G *g, GlFunc *ctx) {\n\t%s *d = (%s *)ctx;\n",
-		exprstr(c), fn->file ? fn->file : "?", fn->line, name, rc, rc);
+	bprintf(&body, "/* %s %s (%s:%d) */\n%s static void %s(G *g, GlFunc *ctx) {\n\t%s *d = (%s *)ctx;\n",
+		isgo ? "go" : "defer", exprstr(c), fn->file ? fn->file : "?", fn->line, isgo ? "GL_WRAPPER" : "GL_DEFERTHUNK",
+		name, rc, rc);
 	if (c->flags & NF_CALLEE_BUILTIN) {
-		if (c->ival == B_PANIC)
+		if (c->ival == B_CLOSE)
+			bprintf(&body, "\tclosechan(g, d->f1);\n");
+		else if (c->ival == B_PANIC)
 			bprintf(&body, "\tgopanic(g, d->f1);\n");
 		else if (c->ival == B_DELETE)
 			bprintf(&body, "\tmapdelete(g, %s, d->f1, &d->f2);\n", typedesc(((Node *)c->list.v[0])->type));
@@ -2017,6 +2053,9 @@ void emitdefer(Node *n) {
 	for (int i = 0; i < vals.n; i++)
 		line("%s->f%d = %s;", d, i + 1, (char *)vals.v[i]);
 	pcline();
-	line("gl_deferproc(g, &fp->h, (GlFunc *)%s);", d);
+	if (isgo)
+		line("gl_go(g, (GlFunc *)%s);", d);
+	else
+		line("gl_deferproc(g, &fp->h, (GlFunc *)%s);", d);
 	afterCall(false);
 }

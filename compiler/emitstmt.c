@@ -544,9 +544,24 @@ static void emitrange(Node *n) {
 		line("}");
 		break;
 	}
-	case RANGE_CHAN:
-		errorat(n->pos, "range over a channel is not supported yet (the scheduler issue)");
+	case RANGE_CHAN: {
+		Type *et = u->elem;
+		const char *c = spill(expr(x), xt);
+		const char *v = frametemp(et);
+		const char *ok = temp(types[T_BOOL]);
+		line("for (;;) {");
+		fn->indent++;
+		pcline();
+		callto(ok, xprintf("chanrecv2(g, %s, &%s)", c, v));
+		afterCall(true);
+		line("if (!%s) break;", ok);
+		rangeassign(n, 0, spill(v, et), et);
+		stmts(&n->d->list);
+		line("%s:;", l->cont);
+		fn->indent--;
+		line("}");
 		break;
+	}
 	}
 	line("%s:;", l->brk);
 	fn->indent--;
@@ -692,6 +707,145 @@ static void emittypeswitch(Node *n) {
 	line("}");
 }
 
+/* select: every channel and every value to send is evaluated first, in
+ * source order; selectgo picks a ready case (sends are cases[0, nsends),
+ * receives follow) or, without default, parks on all of them. */
+static void emitselect(Node *n) {
+	Labels *l = labelsof(n);
+	line("{");
+	fn->indent++;
+	int ncl = n->list.n, nsends = 0, nrecvs = 0;
+	bool hasdefault = false;
+	Vec sends = {0}, recvs = {0};
+	for (int i = 0; i < ncl; i++) {
+		Node *c = n->list.v[i];
+		if (c->op == 1) {
+			hasdefault = true;
+			continue;
+		}
+		vpush(c->a->kind == N_SEND ? &sends : &recvs, c);
+	}
+	nsends = sends.n;
+	nrecvs = recvs.n;
+	if (nsends + nrecvs == 0 && !hasdefault) {
+		/* select {}: block forever */
+		pcline();
+		line("selectgo(g, 0, 0, 0, true);");
+		afterCall(true);
+		fn->indent--;
+		line("}");
+		return;
+	}
+	/* the cases array, and a slot for each value */
+	static Type *sc;
+	if (!sc) {
+		Vec fts = {0};
+		vpush(&fts, types[T_UNSAFEPTR]);
+		vpush(&fts, types[T_UNSAFEPTR]);
+		sc = newtype(T_STRUCT);
+		for (int i = 0; i < 2; i++) {
+			Field *f = xalloc(sizeof *f);
+			f->name = intern(i ? "elem" : "c");
+			f->type = types[T_UNSAFEPTR];
+			vpush(&sc->fields, f);
+		}
+		layout(sc);
+	}
+	int total = nsends + nrecvs;
+	const char *cases = total ? frametemp(arrayof(sc, total)) : NULL;
+	const char *elems[total > 0 ? total : 1];
+	Node *clauses[total > 0 ? total : 1];
+	/* evaluate in source order, fill in sends-first order */
+	for (int i = 0, si = 0, ri = nsends; i < ncl; i++) {
+		Node *c = n->list.v[i];
+		if (c->op == 1)
+			continue;
+		Node *s = c->a;
+		int k;
+		if (s->kind == N_SEND) {
+			k = si++;
+			Type *ct = s->a->type;
+			const char *ch = spill(expr(s->a), ct);
+			const char *v = frametemp(under(ct)->elem);
+			line("%s = %s;", v, exprto(s->b, under(ct)->elem));
+			line("%s.a[%d].c = %s;", cases, k, ch);
+			line("%s.a[%d].elem = &%s;", cases, k, v);
+			elems[k] = v;
+		} else {
+			k = ri++;
+			Node *rx = s->kind == N_EXPRSTMT ? s->a : s->list2.v[0];
+			while (rx->kind == N_PAREN)
+				rx = rx->a;
+			Type *ct = rx->a->type;
+			const char *ch = spill(expr(rx->a), ct);
+			const char *v = frametemp(under(ct)->elem);
+			line("%s.a[%d].c = %s;", cases, k, ch);
+			line("%s.a[%d].elem = &%s;", cases, k, v);
+			elems[k] = v;
+		}
+		clauses[k] = c;
+	}
+	const char *r = temp(types[T_INT64]);
+	pcline();
+	if (total)
+		callto(r, xprintf("selectgo(g, (GlSelectCase *)%s.a, %d, %d, %s)", cases, nsends, nrecvs, hasdefault ? "false" : "true"));
+	else
+		callto(r, "selectgo(g, 0, 0, 0, false)");
+	afterCall(true);
+	line("switch ((int32_t)%s) {", r);
+	for (int k = 0; k < total; k++) {
+		Node *c = clauses[k];
+		line("case %d: {", k);
+		fn->indent++;
+		srcline(c->pos);
+		Node *s = c->a;
+		if (k >= nsends && s->kind != N_EXPRSTMT) {
+			/* v [, ok] = / := <-c */
+			Node *rx = s->list2.v[0];
+			while (rx->kind == N_PAREN)
+				rx = rx->a;
+			Type *et = under(rx->a->type)->elem;
+			const char *vals[2] = {elems[k], xprintf("((%s >> 32) & 1)", r)};
+			Type *vts[2] = {et, types[T_BOOL]};
+			for (int j = 0; j < s->list.n && j < 2; j++) {
+				Node *lv = s->list.v[j];
+				if (lv->kind == N_IDENT && !strcmp(lv->name, "_"))
+					continue;
+				if (s->kind == N_DEFINE && lv->ival == 1) {
+					declarevar(lv->obj);
+					const char *v = spill(vals[j], vts[j]);
+					if (lv->obj->slot == S_BOX)
+						initvar(lv->obj);
+					line("%s = %s;", varref(lv->obj), conv(v, vts[j], lv->obj->type));
+				} else {
+					extern Node *stablelhs(Node *l, bool rhscalls);
+					Type *lt = lv->kind == N_IDENT && lv->obj ? lv->obj->type : lv->type;
+					assign(stablelhs(lv, false), conv(vals[j], vts[j], lt), lt);
+				}
+			}
+		}
+		stmts(&c->list2);
+		line("goto %s;", l->brk);
+		fn->indent--;
+		line("}");
+	}
+	line("default: {");
+	fn->indent++;
+	for (int i = 0; i < ncl; i++) {
+		Node *c = n->list.v[i];
+		if (c->op == 1) {
+			srcline(c->pos);
+			stmts(&c->list2);
+		}
+	}
+	fn->indent--;
+	line("}");
+	line("}");
+	line("%s:;", l->brk);
+	fn->indent--;
+	line("}");
+}
+
 static void emitreturn(Node *n) {
 	FuncInfo *fi = fn->fi;
 	int nr = fi->results.n;
@@ -753,6 +907,7 @@ static void emitbranch(Node *n) {
 }
 
 extern void emitdefer(Node *n);
+static void emitselect(Node *n);
 
 void stmt(Node *n) {
 	if (!n)
@@ -820,15 +975,26 @@ void stmt(Node *n) {
 	case N_DEFER:
 		emitdefer(n);
 		return;
-	case N_GO:
-		errorat(n->pos, "go statements are not supported yet (the scheduler issue)");
+	case N_GO: {
+		extern void emitgo(Node *n);
+		emitgo(n);
 		return;
+	}
 	case N_SELECT:
-		errorat(n->pos, "select is not supported yet (the scheduler issue)");
+		emitselect(n);
 		return;
-	case N_SEND:
-		errorat(n->pos, "channels are not supported yet (the scheduler issue)");
+	case N_SEND: {
+		/* the value goes through a frame slot: a receiver may copy it out
+		 * while this goroutine is parked (sudog.elem) */
+		Type *ct = n->a->type;
+		const char *c = spill(expr(n->a), ct);
+		const char *v = frametemp(under(ct)->elem);
+		line("%s = %s;", v, exprto(n->b, under(ct)->elem));
+		pcline();
+		line("chansend1(g, %s, &%s);", c, v);
+		afterCall(true);
 		return;
+	}
 	}
 	errorat(n->pos, "internal error: cannot compile this statement");
 }

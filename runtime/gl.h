@@ -531,6 +531,37 @@ void gl_rundefers(G *g, GlFrame *frame); /* runs frame's defers; check g->unwind
 GlEface gl_recover(G *g, uintptr_t callerbp);
 void gl_throw(const char *msg) GL_NORETURN; /* fatal error: msg */
 
+/* ---- goroutines and channels (the scheduler issue) ----
+ * Stack addresses passed to these (elem) point into the caller's data
+ * frame.  A goroutine parked inside them may have its stack moved (the
+ * collector shrinks stacks of parked goroutines, S8): the runtime keeps
+ * such addresses as offsets from stack.hi in its own C locals, and in
+ * records it owns (sudog.elem), which copystack adjusts. */
+
+/* go f(args): fn is a closure of no arguments and no results (a thunk
+ * holding f and its evaluated arguments, as for defer). */
+void gl_go(G *g, GlFunc *fn);
+
+GlChan *makechan(G *g, const GlType *chantype, int64_t size); /* may panic */
+void chansend1(G *g, GlChan *c, const void *elem);            /* c <- *elem; may panic (closed) */
+void chanrecv1(G *g, GlChan *c, void *elem);                  /* *elem = <-c; elem may be NULL */
+bool chanrecv2(G *g, GlChan *c, void *elem);                  /* v, ok := <-c */
+void closechan(G *g, GlChan *c);                               /* may panic */
+int64_t chanlen(GlChan *c);
+int64_t chancap(GlChan *c);
+
+/* select.  Go's scase: the channel and where the value comes from (send)
+ * or goes to (receive; NULL to discard).  cases[0, nsends) are sends,
+ * [nsends, nsends+nrecvs) receives; a nil channel never proceeds.  The
+ * array lives in the caller's data frame.  selectgo returns the index of
+ * the case that ran, or -1 for default when !block; bit 32 of the result is
+ * the receive's ok. */
+typedef struct GlSelectCase {
+	GlChan *c;
+	void *elem;
+} GlSelectCase;
+int64_t selectgo(G *g, GlSelectCase *cases, int nsends, int nrecvs, bool block);
+
 /* proc.c */
 void gl_goexit(G *g);
 int gl_main(int argc, char **argv, void (*maininit)(G *), void (*mainmain)(G *));
