@@ -1,11 +1,19 @@
 /* emit.c — the C back end: program layout, C types, type descriptors,
  * itabs and method wrappers.
  *
- * The C file glc writes is meant to be read.  It has, in order: the C
- * types of the program's gl types, prototypes, the type descriptors'
- * declarations, globals, the functions (each with its data frame struct
- * and stack map), and finally the descriptors and itabs.  Everything is
- * in one translation unit so gcc can inline across it.
+ * glc writes one C file per package (a "unit"), so that the standard
+ * library is compiled once and cached (main.c).  Each file is meant to be
+ * read.  It has, in order: the C types of the gl types it uses,
+ * prototypes, the type descriptors' declarations, the package's variables,
+ * wrappers, the functions (each with its data frame struct and stack map),
+ * and finally the descriptors and itabs.
+ *
+ * Names that cross files are canonical: gl functions are pkg_Name (stable
+ * per package, assigned by assignnames in declaration order); a type's
+ * descriptor is gltype_<hash of the type's canonical key> and an itab
+ * glitab_<hash>, defined weak in every file that uses them, so the linker
+ * keeps one and a type has one descriptor in the program (type switches and
+ * interface conversions compare descriptor addresses).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -18,11 +26,14 @@
 Buf gdecls, gfuncs;
 Buf gprotos;
 static Buf gtypes, gdescs, gfwd, gglobals;
-static Vec structs;   /* Types with a C struct: named aggregates, anonymous structs, arrays, tuples */
-static Vec descs;     /* Types with a descriptor */
-static Vec itabs;     /* pairs (T, I) */
-static Vec cglobals;  /* names used at file scope */
-static int nstructs;
+/* per unit (C file): */
+static Package *unitpkg;
+static int unitid;
+static Vec structs;   /* Types whose C struct this file defines */
+static Vec descs;     /* Types whose descriptor this file defines */
+static Vec itabs;     /* triples (T, I, symbol) */
+static Vec unitnames; /* file-scope names declared in this file: prototypes, externs */
+static Vec cglobals;  /* names of this file's static helpers */
 
 /* ---------------------------------------------------------------- names */
 
@@ -74,6 +85,10 @@ const char *cname(const char *base) {
 	return name;
 }
 
+/* File-scope names are unique within their package (Package.cnames), so a
+ * package's names do not depend on which other packages are compiled. */
+static Vec *namereg;
+
 const char *globalname(const char *base) {
 	char buf[512];
 	Buf clean = {0};
@@ -87,18 +102,108 @@ const char *globalname(const char *base) {
 	}
 	const char *b = bstr(&clean);
 	const char *name = intern(b);
+	static Vec scratch;
+	Vec *reg = namereg ? namereg : &scratch;
 	for (int k = 1;; k++) {
 		bool used = false;
-		for (int i = 0; i < cglobals.n; i++)
-			if (cglobals.v[i] == name)
+		for (int i = 0; i < reg->n; i++)
+			if (reg->v[i] == name)
 				used = true;
 		if (!used)
 			break;
 		snprintf(buf, sizeof buf, "%s_%d", b, k);
 		name = intern(buf);
 	}
-	vpush(&cglobals, (void *)name);
+	vpush(reg, (void *)name);
 	return name;
+}
+
+/* A name this file declares once (a prototype, an extern): true the first time. */
+static bool firstinunit(const char *name) {
+	name = intern(name);
+	for (int i = 0; i < unitnames.n; i++)
+		if (unitnames.v[i] == name)
+			return false;
+	vpush(&unitnames, (void *)name);
+	return true;
+}
+
+/* ---- canonical type keys: equal for identical types, across files ---- */
+
+static void wkey(Buf *b, Type *t, int depth) {
+	if (depth > 50) {
+		bput(b, "...");
+		return;
+	}
+	depth++;
+	if (t == t_byte)
+		t = types[T_UINT8];
+	if (t == t_rune)
+		t = types[T_INT32];
+	switch (t->kind) {
+	case T_NAMED:
+		bprintf(b, "%s.%s", t->pkg ? t->pkg->path : "", t->name);
+		if (t->obj && !t->obj->global && t->obj->pos.line) {
+			/* a type declared in a function: its place tells it apart */
+			const char *f = fileof(t->obj->pos), *slash = strrchr(f, '/');
+			bprintf(b, "@%s:%d:%d", slash ? slash + 1 : f, t->obj->pos.line, t->obj->pos.col);
+		}
+		return;
+	case T_POINTER: bputc(b, '*'); wkey(b, t->elem, depth); return;
+	case T_SLICE: bput(b, "[]"); wkey(b, t->elem, depth); return;
+	case T_ARRAY: bprintf(b, "[%lld]", (long long)t->len); wkey(b, t->elem, depth); return;
+	case T_MAP: bput(b, "map["); wkey(b, t->key, depth); bputc(b, ']'); wkey(b, t->elem, depth); return;
+	case T_CHAN: bprintf(b, "chan%lld ", (long long)t->len); wkey(b, t->elem, depth); return;
+	case T_FUNC:
+	case T_TUPLE:
+		bput(b, t->kind == T_FUNC ? "func(" : "(");
+		for (int i = 0; i < t->fields.n; i++) {
+			if (i)
+				bputc(b, ',');
+			wkey(b, ((Field *)t->fields.v[i])->type, depth);
+		}
+		bput(b, t->variadic ? "...)" : ")");
+		for (int i = 0; i < t->results.n; i++) {
+			bputc(b, i ? ',' : ' ');
+			wkey(b, ((Field *)t->results.v[i])->type, depth);
+		}
+		return;
+	case T_STRUCT:
+		bput(b, "struct{");
+		for (int i = 0; i < t->fields.n; i++) {
+			Field *f = t->fields.v[i];
+			bprintf(b, "%s%s%s%s ", i ? ";" : "", f->embedded ? "!" : "", f->name ? f->name : "",
+				f->name && !exported(f->name) && f->pkg ? xprintf("@%s", f->pkg->path) : "");
+			wkey(b, f->type, depth);
+			if (f->tag && *f->tag)
+				bprintf(b, " %s", cstr(cstring(f->tag, (int64_t)strlen(f->tag))));
+		}
+		bputc(b, '}');
+		return;
+	case T_INTERFACE:
+		completeiface(t);
+		bput(b, "interface{");
+		for (int i = 0; i < t->methods.n; i++) {
+			Method *m = t->methods.v[i];
+			bprintf(b, "%s%s%s", i ? ";" : "", m->name, !exported(m->name) && m->pkg ? xprintf("@%s", m->pkg->path) : "");
+			resolvemethod(m);
+			if (m->type)
+				wkey(b, m->type, depth);
+		}
+		bputc(b, '}');
+		return;
+	default:
+		bput(b, typestr(defaulttype(t)));
+	}
+}
+
+static const char *typehash(Type *t) {
+	Buf b = {0};
+	wkey(&b, t, 0);
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < b.n; i++)
+		h = (h ^ (uint8_t)b.s[i]) * 1099511628211ull;
+	return xprintf("%016llx", (unsigned long long)h);
 }
 
 const char *cfield(const char *name) {
@@ -130,33 +235,21 @@ const char *fileof(Pos p) {
 
 /* ---------------------------------------------------------------- C types */
 
-static Type *canon(Vec *v, Type *t) {
-	for (int i = 0; i < v->n; i++) {
-		Type *u = v->v[i];
-		if (u == t || (u->kind != T_NAMED && t->kind != T_NAMED && identical(u, t)))
-			return u;
-	}
-	return NULL;
-}
-
 static const char *structname(Type *t) {
-	Type *c = canon(&structs, t);
-	if (c) {
-		if (c != t)
-			t->cname = c->cname;
-		return c->cname;
+	if (!t->cname) {
+		if (t->kind == T_NAMED) {
+			const char *pk = t->pkg && t->pkg->cprefix ? t->pkg->cprefix : "x";
+			if (t->obj && !t->obj->global)
+				t->cname = xprintf("struct %s_%s_%.8s", pk, t->name, typehash(t));
+			else
+				t->cname = xprintf("struct %s_%s", pk, t->name);
+		} else
+			t->cname = xprintf("struct %c%.12s", t->kind == T_ARRAY ? 'A' : t->kind == T_TUPLE ? 'R' : 'S', typehash(t));
 	}
-	vpush(&structs, t);
-	if (t->kind == T_NAMED) {
-		const char *pk = t->pkg && t->pkg->cprefix ? t->pkg->cprefix : "x";
-		t->cname = xprintf("struct %s", globalname(xprintf("%s_%s", pk, t->name)));
-	} else if (t->kind == T_ARRAY)
-		t->cname = xprintf("struct A%d", ++nstructs);
-	else if (t->kind == T_TUPLE)
-		t->cname = xprintf("struct R%d", ++nstructs);
-	else
-		t->cname = xprintf("struct S%d", ++nstructs);
-	bprintf(&gtypes, "%s; /* %s */\n", t->cname, typestr(t));
+	if (firstinunit(t->cname)) {
+		vpush(&structs, t);
+		bprintf(&gtypes, "%s; /* %s */\n", t->cname, typestr(t));
+	}
 	return t->cname;
 }
 
@@ -218,17 +311,18 @@ bool inframe(Type *t) {
 /* Emit a struct definition after the definitions of the aggregates it
  * holds by value. */
 static void defstruct(Type *t) {
-	if (t->emitted)
+	if (!firstinunit(xprintf("%s{}", t->cname)))
 		return;
-	t->emitted = 1;
 	Type *u = under(t);
 	Buf b = {0};
 	layout(t);
 	bprintf(&b, "%s { /* %s */\n", t->cname, typestr(t));
 	if (u->kind == T_ARRAY) {
 		Type *e = u->elem;
-		if (under(e)->kind == T_STRUCT || under(e)->kind == T_ARRAY)
-			defstruct(canon(&structs, e) ? canon(&structs, e) : (ctype(e), canon(&structs, e)));
+		if (under(e)->kind == T_STRUCT || under(e)->kind == T_ARRAY) {
+			ctype(e);
+			defstruct(e);
+		}
 		bprintf(&b, "\t%s a[%lld];\n", ctype(e), (long long)u->len);
 	} else {
 		Vec *fs = &u->fields;
@@ -238,9 +332,7 @@ static void defstruct(Type *t) {
 			Type *fu = under(ft);
 			if (fu->kind == T_STRUCT || fu->kind == T_ARRAY) {
 				ctype(ft);
-				Type *c = canon(&structs, ft);
-				if (c)
-					defstruct(c);
+				defstruct(ft);
 			}
 			if (u->kind == T_TUPLE)
 				bprintf(&b, "\t%s r%d;\n", ctype(ft), i);
@@ -337,12 +429,12 @@ static Type *descfor(Type *t) {
 
 const char *typedesc(Type *t) {
 	t = descfor(t);
-	Type *c = canon(&descs, t);
-	if (c)
-		return c->sym;
-	vpush(&descs, t);
-	t->sym = xprintf("&gltype%d", descs.n);
-	bprintf(&gfwd, "static const GlType gltype%d; /* %s */\n", descs.n, typestr(t));
+	if (!t->sym)
+		t->sym = xprintf("&gltype_%s", typehash(t));
+	if (firstinunit(t->sym)) {
+		vpush(&descs, t);
+		bprintf(&gfwd, "extern const GlType %s __attribute__((weak)); /* %s */\n", t->sym + 1, typestr(t));
+	}
 	return t->sym;
 }
 
@@ -523,20 +615,24 @@ const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
 }
 
 const char *itabsym(Type *t, Type *iface) {
-	for (int i = 0; i < itabs.n; i += 3) {
-		Type *a = itabs.v[i], *b = itabs.v[i + 1];
-		if ((a == t || (a->kind != T_NAMED && identical(a, t))) && (b == iface || identical(b, iface)))
-			return itabs.v[i + 2];
+	const char *th = typehash(descfor(t)), *ih = typehash(iface);
+	uint64_t h = 14695981039346656037ull;
+	for (const char *p = th; *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	for (const char *p = ih; *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	const char *sym = xprintf("glitab_%016llx", (unsigned long long)h);
+	const char *ref = xprintf("&%s.h", sym);
+	if (firstinunit(sym)) {
+		vpush(&itabs, t);
+		vpush(&itabs, iface);
+		vpush(&itabs, (void *)ref);
+		Type *iu = under(iface);
+		completeiface(iu);
+		bprintf(&gfwd, "extern const struct %s_t { GlItab h; void (*fun[%d])(void); } %s __attribute__((weak)); /* %s, %s */\n",
+			sym, iu->methods.n ? iu->methods.n : 1, sym, typestr(t), typestr(iface));
 	}
-	const char *sym = xprintf("glitab%d", itabs.n / 3 + 1);
-	vpush(&itabs, t);
-	vpush(&itabs, iface);
-	vpush(&itabs, (void *)xprintf("&%s.h", sym));
-	Type *iu = under(iface);
-	completeiface(iu);
-	bprintf(&gfwd, "static const struct %s_t { GlItab h; void (*fun[%d])(void); } %s; /* %s, %s */\n", sym,
-		iu->methods.n ? iu->methods.n : 1, sym, typestr(t), typestr(iface));
-	return itabs.v[itabs.n - 1];
+	return ref;
 }
 
 static void emititab(Type *t, Type *iface, const char *sym) {
@@ -545,7 +641,7 @@ static void emititab(Type *t, Type *iface, const char *sym) {
 	const char *name = sym + 1; /* drop & */
 	char *dot = strchr(name, '.');
 	Buf b = {0};
-	bprintf(&b, "static const struct %.*s_t %.*s = {\n\t{%s, %s, 0, 0},\n\t{", (int)(dot - name), name,
+	bprintf(&b, "__attribute__((weak)) const struct %.*s_t %.*s = {\n\t{%s, %s, 0, 0},\n\t{", (int)(dot - name), name,
 		(int)(dot - name), name, typedesc(iface), typedesc(t));
 	Vec ms = methodset(t);
 	for (int i = 0; i < iu->methods.n; i++) {
@@ -763,7 +859,7 @@ static void emitdesc(Type *t) {
 	const char *str = typestr(t);
 	bput(&b, bstr(&pre));
 	bprintf(&b,
-		"static const GlType %s = { /* %s */\n\t.size = %lld, .ptrdata = %lld, .hash = %uu, .kind = %s, .align = %lld, .tflag = %d,\n"
+		"__attribute__((weak)) const GlType %s = { /* %s */\n\t.size = %lld, .ptrdata = %lld, .hash = %uu, .kind = %s, .align = %lld, .tflag = %d,\n"
 		"\t.gcdata = %s, .str = %s, .equal = %s, .hashfn = %s,\n"
 		"\t.elem = %s, .key = %s, .len = %lld, .fields = %s, .methods = %s, .imethods = %s, .in = %s, .out = %s,\n"
 		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,\n};\n",
@@ -801,34 +897,48 @@ Type *resulttype(Type *sig, int *mode) {
 	return rt;
 }
 
+static void declarefunc(Obj *f);
+
 const char *funcsym(Obj *f) {
-	if (f->cname)
-		return f->cname;
-	const char *pk = f->pkg && f->pkg->cprefix ? f->pkg->cprefix : "x";
-	if (f->extern_) {
-		f->cname = intern(xprintf("%s_%s", pk, f->name));
-		return f->cname;
+	if (!f->cname) {
+		/* names are assigned per package before any file is written
+		 * (assignnames); this is for objects it did not see */
+		const char *pk = f->pkg && f->pkg->cprefix ? f->pkg->cprefix : "x";
+		Vec *saved = namereg;
+		if (f->pkg)
+			namereg = &f->pkg->cnames;
+		if (f->extern_)
+			f->cname = intern(xprintf("%s_%s", pk, f->name));
+		else if (f->ismethod && f->recvtype)
+			f->cname = globalname(xprintf("%s_%s_%s", pk, f->recvtype->name, f->name));
+		else
+			f->cname = globalname(xprintf("%s_%s", pk, f->name));
+		namereg = saved;
 	}
-	if (f->ismethod && f->recvtype)
-		f->cname = globalname(xprintf("%s_%s_%s", pk, f->recvtype->name, f->name));
-	else if (f->ismethod) {
-		Node *r = f->decl && f->decl->a ? f->decl->a->a : NULL;
-		if (r && r->kind == N_STAR)
-			r = r->a;
-		f->cname = globalname(xprintf("%s_%s_%s", pk, r && r->name ? r->name : "T", f->name));
-	} else
-		f->cname = globalname(xprintf("%s_%s", pk, f->name));
+	if (f->pkg != unitpkg || f->extern_)
+		declarefunc(f);
 	return f->cname;
+}
+
+/* A prototype for a function defined in another file (another package's,
+ * or the runtime's for bodyless functions). */
+static void declarefunc(Obj *f) {
+	if (!firstinunit(f->cname))
+		return;
+	Type *rt = f->recvtype;
+	if (rt && f->ptrrecv)
+		rt = ptrto(rt);
+	const char *proto = csig(f->type, f->cname, false, f->ismethod && rt, rt);
+	proto = strstr(proto, "static ") + 7;
+	bprintf(&gprotos, "extern %s;%s\n", proto, f->extern_ ? " /* in the runtime */" : "");
 }
 
 /* A static closure object for a declared function used as a value; its C
  * function takes the closure pointer the calling convention passes. */
 const char *fvsym(Obj *f) {
 	const char *name = xprintf("%s__fv", funcsym(f));
-	for (int i = 0; i < cglobals.n; i++)
-		if (!strcmp(cglobals.v[i], name))
-			return xprintf("((GlFunc *)&%s)", name);
-	vpush(&cglobals, (void *)intern(name));
+	if (!firstinunit(name))
+		return xprintf("((GlFunc *)&%s)", name);
 	Type *sig = f->type;
 	int mode;
 	Type *rt = resulttype(sig, &mode);
@@ -865,108 +975,162 @@ static void assignprefixes(void) {
 	}
 }
 
-static void emitglobals(Package *p) {
+static void namelits(FuncInfo *fi, const char *base, const char *gbase) {
+	for (int i = 0; i < fi->lits.n; i++) {
+		FuncInfo *li = ((Node *)fi->lits.v[i])->aux;
+		li->cname = globalname(xprintf("%s_func%d", base, i + 1));
+		li->name = xprintf("%s.func%d", gbase, i + 1);
+		namelits(li, li->cname, li->name);
+	}
+}
+
+static void eachglobal(Package *p, void (*f)(Obj *o, Node *id)) {
 	for (int i = 0; i < p->files.n; i++) {
-		Node *f = p->files.v[i];
-		for (int j = 0; j < f->list2.n; j++) {
-			Node *d = f->list2.v[j];
+		Node *file = p->files.v[i];
+		for (int j = 0; j < file->list2.n; j++) {
+			Node *d = file->list2.v[j];
 			if (d->kind != N_DECLSTMT || d->op != TK_VAR)
 				continue;
 			for (int k = 0; k < d->list.n; k++) {
 				Node *spec = d->list.v[k];
 				for (int l = 0; l < spec->list.n; l++) {
 					Node *id = spec->list.v[l];
-					Obj *o = id->obj;
-					if (!o || !o->type)
-						continue;
-					o->slot = S_GLOBAL;
-					o->cname = globalname(xprintf("%s_%s", p->cprefix, o->name));
-					bprintf(&gglobals, "static %s %s; /* %s:%d */\n", ctype(o->type), o->cname, fileof(id->pos),
-						id->pos.line);
+					if (id->obj && id->obj->type)
+						f(id->obj, id);
 				}
 			}
 		}
 	}
 }
 
+static void nameglobal(Obj *o, Node *id) {
+	(void)id;
+	o->slot = S_GLOBAL;
+	o->cname = globalname(xprintf("%s_%s", o->pkg->cprefix, o->name));
+}
+
+/* The synthetic function holding a package's variable initializers. */
+static FuncInfo *varinit(Package *p) {
+	if (p->varinit)
+		return p->varinit;
+	Node *fd = mknode(N_FUNCDECL, ((Node *)p->files.v[0])->pos);
+	fd->name = intern("init");
+	FuncInfo *fi = xalloc(sizeof *fi);
+	fi->node = fd;
+	fi->sig = newtype(T_FUNC);
+	fi->pkg = p;
+	fd->aux = fi;
+	Node *body = mknode(N_BLOCK, fd->pos);
+	for (int j = 0; j < p->vars.n; j++) {
+		Node *spec = p->vars.v[j];
+		if (!spec->list2.n)
+			continue;
+		Node *as = mknode(N_ASSIGN, spec->pos);
+		as->list = spec->list;
+		as->list2 = spec->list2;
+		as->ival = 1; /* a variable declaration's initialization */
+		vpush(&body->list, as);
+	}
+	fd->c = body;
+	fi->name = xprintf("%s.init", p->name);
+	/* func literals in initializers belong to this function */
+	for (int j = 0; j < p->funclits.n; j++) {
+		Node *l = p->funclits.v[j];
+		FuncInfo *li = l->aux;
+		if (li && !li->outer)
+			vpush(&fi->lits, l), li->outer = fi;
+	}
+	p->varinit = fi;
+	return fi;
+}
+
+/* Every file-scope name of a package, in declaration order, so the names
+ * are the same whichever other packages are compiled with it. */
+static void assignnames(Package *p) {
+	namereg = &p->cnames;
+	eachglobal(p, nameglobal);
+	for (int j = 0; j < p->funcs.n; j++) {
+		Obj *f = p->funcs.v[j];
+		unitpkg = p;
+		funcsym(f);
+		if (f->decl && f->decl->aux) {
+			FuncInfo *fi = f->decl->aux;
+			fi->cname = f->cname;
+			namelits(fi, f->cname, NULL);
+		}
+	}
+	if (p->vars.n || p->inits.n) {
+		FuncInfo *vi = varinit(p);
+		vi->cname = globalname(xprintf("%s__varinit", p->cprefix));
+		namelits(vi, vi->cname, vi->name);
+	}
+	namereg = NULL;
+}
+
+void emitprepare(void) {
+	assignprefixes();
+	for (int i = 0; i < allpackages.n; i++)
+		assignnames(allpackages.v[i]);
+}
+
+static void defineglobal(Obj *o, Node *id) {
+	bprintf(&gglobals, "%s %s; /* %s:%d */\n", ctype(o->type), o->cname, fileof(id->pos), id->pos.line);
+	firstinunit(o->cname);
+}
+
+/* A variable of another package, used in this file. */
+void declareglobal(Obj *o) {
+	if (o->pkg != unitpkg && firstinunit(o->cname))
+		bprintf(&gglobals, "extern %s %s; /* package %s */\n", ctype(o->type), o->cname, o->pkg->path);
+}
+
+static void resetunit(Package *p) {
+	Buf *bufs[] = {&gdecls, &gfuncs, &gprotos, &gtypes, &gdescs, &gfwd, &gglobals};
+	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+		bufs[i]->n = 0;
+	structs.n = descs.n = itabs.n = unitnames.n = cglobals.n = 0;
+	unitpkg = p;
+	unitid++;
+	namereg = &p->cnames;
+}
+
 /* Package initialization: each package's variables in dependency order,
  * then its init functions, packages in import order (Go's rule). */
-static void emitinit(void) {
-	Vec inits = {0};
+static void emitinitall(void) {
+	bprintf(&gfuncs, "/* package initialization, in import order */\nstatic void gl_initall(G *g) {\n");
 	for (int i = 0; i < allpackages.n; i++) {
 		Package *p = allpackages.v[i];
 		if (!p->vars.n && !p->inits.n)
 			continue;
-		/* a synthetic function holds the variable initializers */
-		Node *fd = mknode(N_FUNCDECL, ((Node *)p->files.v[0])->pos);
-		fd->name = intern("init");
-		Type *sig = newtype(T_FUNC);
-		FuncInfo *fi = xalloc(sizeof *fi);
-		fi->node = fd;
-		fi->sig = sig;
-		fi->pkg = p;
-		fd->aux = fi;
-		Node *body = mknode(N_BLOCK, fd->pos);
-		for (int j = 0; j < p->vars.n; j++) {
-			Node *spec = p->vars.v[j];
-			if (!spec->list2.n)
-				continue;
-			Node *as = mknode(N_ASSIGN, spec->pos);
-			as->list = spec->list;
-			as->list2 = spec->list2;
-			as->ival = 1; /* a variable declaration's initialization */
-			vpush(&body->list, as);
-		}
-		fd->c = body;
-		fi->name = xprintf("%s.init", p->name);
-		fi->cname = globalname(xprintf("%s__varinit", p->cprefix));
-		/* func literals in initializers belong to this function */
-		for (int j = 0; j < p->funclits.n; j++) {
-			Node *l = p->funclits.v[j];
-			FuncInfo *li = l->aux;
-			if (li && !li->outer)
-				vpush(&fi->lits, l), li->outer = fi;
-		}
-		curpkg = p;
-		emitfunc(fi);
-		vpush(&inits, (void *)fi->cname);
+		FuncInfo *vi = varinit(p);
+		if (p != unitpkg && firstinunit(vi->cname))
+			bprintf(&gprotos, "extern void %s(G *g);\n", vi->cname);
+		bprintf(&gfuncs, "\t%s(g);\n\tif (g->unwinding) return;\n", vi->cname);
 		for (int j = 0; j < p->inits.n; j++)
-			vpush(&inits, (void *)funcsym(p->inits.v[j]));
+			bprintf(&gfuncs, "\t%s(g);\n\tif (g->unwinding) return;\n", funcsym(p->inits.v[j]));
 	}
-	bprintf(&gfuncs, "/* package initialization, in import order */\nstatic void gl_initall(G *g) {\n");
-	for (int i = 0; i < inits.n; i++)
-		bprintf(&gfuncs, "\t%s(g);\n\tif (g->unwinding) return;\n", (char *)inits.v[i]);
 	bprintf(&gfuncs, "}\n");
 }
 
-void emitprogram(Package *mainpkg, FILE *o) {
-	assignprefixes();
-	for (int i = 0; i < allpackages.n; i++)
-		emitglobals(allpackages.v[i]);
-	/* the bodies, which discover the types and descriptors they use */
-	for (int i = 0; i < allpackages.n; i++) {
-		Package *p = allpackages.v[i];
-		curpkg = p;
-		for (int j = 0; j < p->funcs.n; j++) {
-			Obj *f = p->funcs.v[j];
-			if (f->extern_) {
-				/* implemented in C by the runtime: declare it */
-				int mode;
-				Type *rt = resulttype(f->type, &mode);
-				(void)rt;
-				const char *proto = csig(f->type, funcsym(f), false, false, NULL);
-				proto = strstr(proto, "static ") + 7; /* defined in the runtime, not here */
-				addprototype(xprintf("extern %s", proto));
-				continue;
-			}
-			if (f->decl && f->decl->aux)
-				emitfunc(f->decl->aux);
-		}
+/* Write the C file of package p (with the program's main if it is main). */
+void emitunit(Package *p, FILE *o) {
+	resetunit(p);
+	curpkg = p;
+	eachglobal(p, defineglobal);
+	for (int j = 0; j < p->funcs.n; j++) {
+		Obj *f = p->funcs.v[j];
+		if (!f->extern_ && f->decl && f->decl->aux)
+			emitfunc(f->decl->aux);
 	}
-	emitinit();
-	Obj *m = lookuplocal(mainpkg->scope, intern("main"));
-	bprintf(&gfuncs, "\nint main(int argc, char **argv) {\n\treturn gl_main(argc, argv, gl_initall, %s);\n}\n",
-		funcsym(m));
+	if (p->vars.n || p->inits.n)
+		emitfunc(varinit(p));
+	bool ismain = !strcmp(p->path, "main");
+	if (ismain) {
+		emitinitall();
+		Obj *m = lookuplocal(p->scope, intern("main"));
+		bprintf(&gfuncs, "\nint main(int argc, char **argv) {\n\treturn gl_main(argc, argv, gl_initall, %s);\n}\n",
+			funcsym(m));
+	}
 	/* descriptors and itabs may ask for more descriptors and wrappers */
 	int nd = 0, ni = 0;
 	while (nd < descs.n || ni < itabs.n) {
@@ -980,9 +1144,9 @@ void emitprogram(Package *mainpkg, FILE *o) {
 	for (int i = 0; i < structs.n; i++)
 		defstruct(structs.v[i]);
 
-	fprintf(o, "/* Generated by glc (%s) from", "gl " PACKAGE_VERSION);
-	for (int i = 0; i < mainpkg->files.n; i++)
-		fprintf(o, " %s", fileof(((Node *)mainpkg->files.v[i])->pos));
+	fprintf(o, "/* Generated by glc (%s): package %s, from", "gl " PACKAGE_VERSION, p->path);
+	for (int i = 0; i < p->files.n; i++)
+		fprintf(o, " %s", fileof(((Node *)p->files.v[i])->pos));
 	fprintf(o, ".\n * Written to be read: each gl function is one C function with its data frame\n"
 		   " * (a struct carved by alloca and linked into the goroutine's frame chain) and\n"
 		   " * its stack map; comments file:line give the gl source.  See DESIGN.md. */\n");

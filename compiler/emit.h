@@ -6,6 +6,9 @@
 
 #include "check.h"
 
-void emitprogram(Package *mainpkg, FILE *out);
+/* Before writing any file: the C names of every package's objects. */
+void emitprepare(void);
+/* The C file of one package (the main package's includes main()). */
+void emitunit(Package *p, FILE *out);
 
 #endif

@@ -105,7 +105,9 @@ const char *varref(Obj *o) {
 	case S_LOCAL: return o->cname;
 	case S_FRAME: return xprintf("fp->%s", o->cname);
 	case S_BOX: return xprintf("(*fp->%s)", o->cname);
-	case S_GLOBAL: return o->cname;
+	case S_GLOBAL:
+		declareglobal(o);
+		return o->cname;
 	}
 	fatal("internal error: variable %s has no storage (%s:%d)", o->name, fileof(o->pos), o->pos.line);
 }
@@ -1092,6 +1094,8 @@ void emitfunc(FuncInfo *fi) {
 	f.closure = islit;
 	if (!fi->cname)
 		fi->cname = fi->obj ? funcsym(fi->obj) : globalname("funclit");
+	if (fi->obj)
+		fi->cname = funcsym(fi->obj);
 	f.cname = fi->cname;
 	f.gname = goname(fi);
 	fi->name = f.gname;
@@ -1104,11 +1108,12 @@ void emitfunc(FuncInfo *fi) {
 	const char *fixed[] = {"g", "h", "fp", "fpoff", "ctx", "out", "recv", "ret", "unwind", "d", "c", "fn", "data", NULL};
 	for (const char **p = fixed; *p; p++)
 		vpush(&f.cnames, (void *)intern(*p));
-	/* func literal names: f.func1, f.func2, ... */
+	/* func literal names: f.func1, f.func2, ... (C names from assignnames) */
 	for (int i = 0; i < fi->lits.n; i++) {
 		Node *l = fi->lits.v[i];
 		FuncInfo *li = l->aux;
-		li->cname = globalname(xprintf("%s_func%d", f.cname, i + 1));
+		if (!li->cname)
+			li->cname = globalname(xprintf("%s_func%d", f.cname, i + 1));
 		li->name = xprintf("%s.func%d", f.gname, i + 1);
 	}
 	/* captured variables come in through the closure */
@@ -1178,6 +1183,8 @@ void emitfunc(FuncInfo *fi) {
 		bprintf(g, "#define RELOAD ((void)0)\n");
 	emitfuncinfo(fs);
 	const char *proto = csig(sig, f.cname, islit, fi->recv != NULL, fi->recv ? fi->recv->type : NULL);
+	if (!islit) /* other packages' files call it */
+		proto = xprintf("GL_FUNC %s", strstr(proto, "static ") + 7);
 	bool noinline = fi->hasrecover || (fi->obj && (fi->obj->directives & DIR_NOINLINE));
 	if (noinline)
 		proto = xprintf("GL_NOINLINE %s", proto);

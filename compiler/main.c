@@ -184,6 +184,134 @@ Package *importpackage(const char *path, Pos pos) {
 
 /* ---------------------------------------------------------------- commands */
 
+/* ---------------------------------------------------------------- the build cache */
+
+static uint64_t hashbytes(const void *p, size_t n, uint64_t h) {
+	const unsigned char *s = p;
+	if (!h)
+		h = 14695981039346656037ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t hashstr(const char *s, uint64_t h) { return hashbytes(s, strlen(s) + 1, h); }
+
+static uint64_t hashfile(const char *path, uint64_t h) {
+	size_t len = 0;
+	char *s = readfile(path, &len);
+	h = hashstr(path, h);
+	return s ? hashbytes(s, len, h) : hashstr("(missing)", h);
+}
+
+/* $GLCACHE (off disables it), else $XDG_CACHE_HOME/gl, else ~/.cache/gl. */
+static const char *cachedir(void) {
+	const char *c = getenv("GLCACHE");
+	char *dir;
+	if (c && !strcmp(c, "off"))
+		return NULL;
+	if (c && *c)
+		dir = xstrdup(c);
+	else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME"))
+		dir = xprintf("%s/gl", getenv("XDG_CACHE_HOME"));
+	else if (getenv("HOME") && *getenv("HOME"))
+		dir = xprintf("%s/.cache/gl", getenv("HOME"));
+	else
+		dir = xprintf("/tmp/gl-cache-%d", (int)getuid());
+	/* make each component */
+	for (char *p = dir + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			mkdir(dir, 0755);
+			*p = '/';
+		}
+	mkdir(dir, 0755);
+	return isdir(dir) ? dir : NULL;
+}
+
+/* A package's key: glc, gl.h and the C flags (base), its path and source
+ * files, and the keys of the packages it imports. */
+static uint64_t packagekey(Package *p, uint64_t base) {
+	if (p->keydone)
+		return p->key;
+	uint64_t h = hashstr(p->path, base);
+	for (int i = 0; i < p->files.n; i++) {
+		Node *f = p->files.v[i];
+		h = hashfile(srcfiles.v[f->pos.file], h);
+		for (int j = 0; j < f->list.n; j++) {
+			Node *imp = f->list.v[j];
+			for (int k = 0; k < allpackages.n; k++) {
+				Package *q = allpackages.v[k];
+				if (!strcmp(q->path, imp->lit)) {
+					uint64_t qk = packagekey(q, base);
+					h = hashbytes(&qk, sizeof qk, h);
+				}
+			}
+		}
+	}
+	p->key = h;
+	p->keydone = true;
+	return h;
+}
+
+/* Compile jobs (pairs: C file, object) with up to n compilers at once; each
+ * object is written under a temporary name and renamed, so a concurrent glc
+ * never sees half of it. */
+static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo) {
+	int running = 0, failed = 0;
+	for (int i = 0; i < jobs->n || running;) {
+		if (i < jobs->n && running < n) {
+			const char *c = jobs->v[i], *obj = jobs->v[i + 1];
+			const char *tmp = xprintf("%s.%d.tmp", obj, (int)getpid());
+			Vec argv = {0};
+			for (int k = 0; k < ccargs->n; k++)
+				vpush(&argv, ccargs->v[k]);
+			vpush(&argv, "-c");
+			vpush(&argv, "-o");
+			vpush(&argv, (void *)tmp);
+			vpush(&argv, (void *)c);
+			vpush(&argv, NULL);
+			if (echo) {
+				for (int k = 0; argv.v[k]; k++)
+					fprintf(stderr, "%s%s", k ? " " : "", (char *)argv.v[k]);
+				fputc('\n', stderr);
+			}
+			pid_t pid = fork();
+			if (pid < 0)
+				fatal("fork: %s", strerror(errno));
+			if (pid == 0) {
+				execvp(((char **)argv.v)[0], (char **)argv.v);
+				_exit(127);
+			}
+			jobs->v[i] = (void *)xprintf("%d", (int)pid); /* remember which */
+			jobs->v[i + 1] = (void *)xprintf("%s\n%s", tmp, obj);
+			i += 2;
+			running++;
+			continue;
+		}
+		int st;
+		pid_t pid = wait(&st);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		running--;
+		for (int k = 0; k < i; k += 2)
+			if (atoi(jobs->v[k]) == pid) {
+				char *names = jobs->v[k + 1], *nl = strchr(names, '\n');
+				*nl = 0;
+				if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+					rename(names, nl + 1);
+				else {
+					unlink(names);
+					failed = 1;
+				}
+			}
+	}
+	return failed;
+}
+
 static int usage(void) {
 	fputs("usage: glc build [-o output] [-work] [-x] [-O0|-O1|-O2] file.gl... | dir\n"
 	      "       glc run [-work] file.gl... | dir [arguments...]\n"
@@ -304,29 +432,68 @@ static int compile(Opts *o, const char *exe) {
 	flusherrors();
 
 	mkworkdir();
-	char cpath[PATH_MAX + 16];
-	snprintf(cpath, sizeof cpath, "%s/main.c", workdir);
-	FILE *out = fopen(cpath, "w");
-	if (!out)
-		fatal("cannot write %s: %s", cpath, strerror(errno));
-	emitprogram(mainpkg, out);
-	if (fclose(out))
-		fatal("cannot write %s: %s", cpath, strerror(errno));
+	emitprepare();
 
-	Vec argv = {0};
+	/* the C compiler's command line for one package */
+	Vec ccargs = {0};
 	const char *cc = getenv("GLCC");
-	pushwords(&argv, cc && *cc ? cc : GL_CC);
-	pushwords(&argv, GL_CFLAGS);
-	vpush(&argv, (void *)(o->opt ? o->opt : "-O2"));
+	pushwords(&ccargs, cc && *cc ? cc : GL_CC);
+	pushwords(&ccargs, GL_CFLAGS);
+	vpush(&ccargs, (void *)(o->opt ? o->opt : "-O2"));
 	/* generated code is checked by glc; cc's warnings are not the user's */
-	vpush(&argv, "-w");
+	vpush(&ccargs, "-w");
 	/* a call in tail position must keep its caller's frame in tracebacks */
-	vpush(&argv, "-fno-optimize-sibling-calls");
-	vpush(&argv, "-std=gnu11");
-	vpush(&argv, xprintf("-I%s", rootinc));
+	vpush(&ccargs, "-fno-optimize-sibling-calls");
+	vpush(&ccargs, "-std=gnu11");
+	vpush(&ccargs, xprintf("-I%s", rootinc));
+
+	/* one C file per package; each package's object is cached under a key
+	 * made of everything its C depends on */
+	uint64_t base = hashfile("/proc/self/exe", 0);
+	base = hashfile(xprintf("%s/gl.h", rootinc), base);
+	for (int i = 0; i < ccargs.n; i++)
+		base = hashstr(ccargs.v[i], base);
+	const char *cache = cachedir();
+	Vec objs = {0}, jobs = {0};
+	for (int i = 0; i < allpackages.n; i++) {
+		Package *p = allpackages.v[i];
+		uint64_t key = packagekey(p, base);
+		/* the standard library is cached; the program itself is not (every
+		 * test program would stay in the cache forever) */
+		bool cached = cache && strcmp(p->path, "main") != 0;
+		const char *obj = cached ? xprintf("%s/%016llx.o", cache, (unsigned long long)key)
+					 : xprintf("%s/%s.o", workdir, p->cprefix);
+		vpush(&objs, (void *)obj);
+		bool have = cached && isfile(obj);
+		if (have && !o->work)
+			continue;
+		const char *cpath = xprintf("%s/%s.c", workdir, p->cprefix);
+		FILE *out = fopen(cpath, "w");
+		if (!out)
+			fatal("cannot write %s: %s", cpath, strerror(errno));
+		emitunit(p, out);
+		if (fclose(out))
+			fatal("cannot write %s: %s", cpath, strerror(errno));
+		if (!have) {
+			vpush(&jobs, (void *)cpath);
+			vpush(&jobs, (void *)obj);
+		}
+	}
+	if (nerrors())
+		flusherrors();
+	/* compile what is missing, as many at once as there are CPUs */
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int rc = runjobs(&ccargs, &jobs, ncpu > 0 ? (int)ncpu : 1, o->x);
+	if (rc) {
+		fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
+		return 3;
+	}
+	Vec argv = {0};
+	pushwords(&argv, cc && *cc ? cc : GL_CC);
 	vpush(&argv, "-o");
 	vpush(&argv, (void *)exe);
-	vpush(&argv, cpath);
+	for (int i = 0; i < objs.n; i++)
+		vpush(&argv, objs.v[i]);
 	vpush(&argv, xprintf("%s/libglrt.a", rootlib));
 	vpush(&argv, "-lpthread");
 	vpush(&argv, "-lm");
@@ -335,9 +502,8 @@ static int compile(Opts *o, const char *exe) {
 	 * more than a goroutine stack's reserve band */
 	vpush(&argv, "-Wl,-z,now");
 	vpush(&argv, NULL);
-	int rc = runcmd((char **)argv.v, o->x);
-	if (rc) {
-		fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
+	if (runcmd((char **)argv.v, o->x)) {
+		fprintf(stderr, "glc: internal error: linking failed (kept in %s)\n", workdir);
 		return 3;
 	}
 	return 0;

@@ -143,6 +143,10 @@ struct Package {
 	bool checked;
 	int state;
 	int order;
+	Vec cnames;         /* back end: the package's file-scope C names */
+	void *varinit;      /* back end: FuncInfo of its variable initializers */
+	uint64_t key;       /* driver: the build cache's key */
+	bool keydone;
 };
 
 /* ---- constants ---- */
