@@ -1240,11 +1240,14 @@ static const char *minmax(Node *n) {
 	return r;
 }
 
-static const char *append(Node *n) {
+/* append(s, ...): into dst when it is given (x = append(x, ...) grows x in
+ * place, as Go does), else into a temporary. */
+static const char *append2(Node *n, const char *dst) {
 	Type *st = n->type, *et = under(st)->elem;
-	const char *s = frametemp(st);
+	const char *s = dst ? dst : frametemp(st);
 	Node *first = n->list.v[0];
-	line("%s = %s;", s, exprto(first, st));
+	if (!dst)
+		line("%s = %s;", s, exprto(first, st));
 	if (n->op) {
 		/* append(s, t...) */
 		Node *y = n->list.v[1];
@@ -1355,7 +1358,7 @@ static const char *builtin(Node *n) {
 		return r;
 	}
 	case B_APPEND:
-		return append(n);
+		return append2(n, NULL);
 	case B_COPY: {
 		Node *d = a->v[0], *s = a->v[1];
 		const char *dv = spill(expr(d), d->type);
@@ -1429,6 +1432,26 @@ static const char *builtin(Node *n) {
 	}
 	errorat(n->pos, "internal error: built-in not supported");
 	return "0";
+}
+
+/* x = append(x, args) with x a variable and args free of calls: the
+ * append works on x itself.  Returns false if the pattern does not apply. */
+bool appendinplace(Node *l, Node *r) {
+	while (r->kind == N_PAREN)
+		r = r->a;
+	if (l->kind != N_IDENT || !l->obj || l->obj->kind != O_VAR || r->kind != N_CALL ||
+	    !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_COMMAOK))
+		return false;
+	Node *first = r->list.v[0];
+	while (first->kind == N_PAREN)
+		first = first->a;
+	if (first->kind != N_IDENT || first->obj != l->obj || !identical(l->obj->type, r->type))
+		return false;
+	for (int i = 1; i < r->list.n; i++)
+		if (hascall(r->list.v[i]))
+			return false;
+	append2(r, varref(l->obj));
+	return true;
 }
 
 /* ---------------------------------------------------------------- literals */

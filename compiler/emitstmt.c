@@ -250,6 +250,9 @@ static void emitassign(Node *n) {
 			line("%s = %s;", varref(l->obj), exprto(r, l->obj->type));
 			return;
 		}
+		extern bool appendinplace(Node * l, Node * r);
+		if (appendinplace(l, r))
+			return;
 		extern Node *stablelhs(Node *l, bool rhscalls);
 		Node *sl = stablelhs(l, hascall(r));
 		Type *lt = l->kind == N_IDENT && l->obj ? l->obj->type : l->type;

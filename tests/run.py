@@ -10,16 +10,6 @@ limit and is killed, and reported as hung, if it exceeds it.
 """
 import os, re, subprocess, sys, tempfile, concurrent.futures, time
 
-top = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), ".."))
-glc = os.environ.get("GLC", "glc")
-d = os.path.join(top, "testdata", "run")
-limit = float(os.environ.get("GLTEST_TIMEOUT", "60"))
-names = sorted(set(f[:-3] for f in os.listdir(d) if f.endswith(".gl")) |
-               set(f for f in os.listdir(d) if os.path.isdir(os.path.join(d, f))))
-names = [n for n in names if os.path.exists(os.path.join(d, n + ".out"))]
-if len(sys.argv) > 1:
-    names = [n for n in names if any(a in n for a in sys.argv[1:])]
-
 def cut(out):
     """Drop the traceback of an uncaught panic (and Go's [signal ...] line)."""
     lines = out.split("\n")
@@ -37,7 +27,7 @@ def cut(out):
     s = "\n".join(res)
     return s if s.endswith("\n") or not s else s + "\n"
 
-def runone(name, tmp):
+def runone(name, tmp, d, glc, limit):
     src = os.path.join(d, name) if os.path.isdir(os.path.join(d, name)) else os.path.join(d, name + ".gl")
     exe = os.path.join(tmp, name)
     t0 = time.time()
@@ -67,15 +57,29 @@ def runone(name, tmp):
         probs.append("output differs:\n" + diff)
     return name, probs, el
 
-failed = 0
-with tempfile.TemporaryDirectory() as tmp:
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-        for name, probs, el in ex.map(lambda n: runone(n, tmp), names):
-            if probs:
-                failed += 1
-                print("FAIL %s" % name)
-                for pr in probs:
-                    print("    " + pr.replace("\n", "\n    "))
-print("run: %d programs, %d failed%s" % (len(names), failed,
-      " (GLDEBUG=%s)" % os.environ["GLDEBUG"] if os.environ.get("GLDEBUG") else ""))
-sys.exit(1 if failed else 0)
+def main():
+    top = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), ".."))
+    glc = os.environ.get("GLC", "glc")
+    d = os.path.join(top, "testdata", "run")
+    limit = float(os.environ.get("GLTEST_TIMEOUT", "60"))
+    names = sorted(set(f[:-3] for f in os.listdir(d) if f.endswith(".gl")) |
+                   set(f for f in os.listdir(d) if os.path.isdir(os.path.join(d, f))))
+    names = [n for n in names if os.path.exists(os.path.join(d, n + ".out"))]
+    if len(sys.argv) > 1:
+        names = [n for n in names if any(a in n for a in sys.argv[1:])]
+
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+            for name, probs, el in ex.map(lambda n: runone(n, tmp, d, glc, limit), names):
+                if probs:
+                    failed += 1
+                    print("FAIL %s" % name)
+                    for pr in probs:
+                        print("    " + pr.replace("\n", "\n    "))
+    print("run: %d programs, %d failed%s" % (len(names), failed,
+          " (GLDEBUG=%s)" % os.environ["GLDEBUG"] if os.environ.get("GLDEBUG") else ""))
+    sys.exit(1 if failed else 0)
+
+if __name__ == "__main__":
+    main()

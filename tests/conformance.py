@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Conformance: every program in testdata/run that is also valid Go must
+behave the same under Go.  run.py checks gl's output against the golden
+files; this checks Go 1.19's output against the same goldens (cut the same
+way), so together they say gl and Go agree.  Programs Go 1.19 cannot build
+(Go 1.22 features, listed in testdata/run/GO122, or gl-only packages) are
+counted and listed as skipped.  Without Go installed the test is skipped
+(exit 77), and says so."""
+import os, shutil, subprocess, sys, tempfile, concurrent.futures
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import cut  # the same truncation of panic tracebacks
+
+top = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), ".."))
+go = os.environ.get("GO") or "/usr/lib/go-1.19/bin/go"
+if not go or not os.access(go, os.X_OK):
+    print("conformance: SKIPPED: Go is not installed (apt-get install golang-1.19-go)")
+    sys.exit(77)
+d = os.path.join(top, "testdata", "run")
+go122 = set(l.strip() for l in open(os.path.join(d, "GO122")) if l.strip())
+names = sorted(set(f[:-3] for f in os.listdir(d) if f.endswith(".gl")) |
+               set(f for f in os.listdir(d) if os.path.isdir(os.path.join(d, f))))
+names = [n for n in names if os.path.exists(os.path.join(d, n + ".out"))]
+if len(sys.argv) > 1:
+    names = [n for n in names if any(a in n for a in sys.argv[1:])]
+
+def one(name, tmp):
+    if name + ".gl" in go122 or name in go122:
+        return name, "skip", "Go 1.22 feature"
+    work = os.path.join(tmp, name)
+    os.makedirs(work)
+    src = os.path.join(d, name)
+    files = [os.path.join(src, f) for f in os.listdir(src) if f.endswith(".gl")] if os.path.isdir(src) else [src + ".gl"]
+    for f in files:
+        shutil.copy(f, os.path.join(work, os.path.basename(f)[:-3] + ".go"))
+    env = dict(os.environ, GO111MODULE="off", GOPATH=os.path.join(tmp, "gopath"), GOCACHE=os.path.join(tmp, "gocache"),
+               GOFLAGS="")
+    b = subprocess.run([go, "build", "-o", "prog", "."], cwd=work, capture_output=True, text=True, env=env, timeout=300)
+    if b.returncode != 0:
+        return name, "skip", "go build: " + b.stderr.strip().split("\n")[-1][:100]
+    try:
+        p = subprocess.run(["./prog"], cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    except subprocess.TimeoutExpired:
+        return name, "fail", "Go's program hung"
+    out = p.stdout.decode("utf-8", "replace")
+    want = open(os.path.join(d, name + ".out"), encoding="utf-8", errors="replace").read()
+    rc = int(open(os.path.join(d, name + ".exit")).read()) if os.path.exists(os.path.join(d, name + ".exit")) else 0
+    if cut(out) != cut(want) or p.returncode != rc:
+        return name, "fail", "Go's output or status (%d) differs from the golden file" % p.returncode
+    return name, "ok", ""
+
+failed = skipped = 0
+with tempfile.TemporaryDirectory() as tmp:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        for name, res, why in ex.map(lambda n: one(n, tmp), names):
+            if res == "fail":
+                failed += 1
+                print("FAIL %s: %s" % (name, why))
+            elif res == "skip":
+                skipped += 1
+                print("skip %s: %s" % (name, why))
+print("conformance: %d programs, %d agree with Go, %d failed, %d skipped (not valid Go 1.19)" %
+      (len(names), len(names) - failed - skipped, failed, skipped))
+sys.exit(1 if failed else 0)
