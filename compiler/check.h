@@ -65,6 +65,10 @@ void resolvemethod(Method *m);
 extern FuncInfo *curfn;
 extern int64_t curiota;
 
+/* escape.c */
+void escapeanalysis(void);
+void escapereport(void); /* glc build -m */
+
 /* check.c */
 void checkblock(Node *n);
 void checkfuncbody(FuncInfo *fi, Node *body);

@@ -64,10 +64,13 @@ void declarevar(Obj *o) {
 	o->cname = nm;
 	Type *t = o->type ? o->type : types[T_INT];
 	const char *comment = xprintf(" /* %s %s:%d */", o->name, fileof(o->pos), o->pos.line);
-	if (o->captured || o->addrtaken || (tsize(t) > 65536)) {
+	/* escape.c decided whether an address-taken local may stay in the
+	 * frame; a pointer to it is then a pointer into the stack, which only
+	 * frame slots and parameters ever hold (S4) */
+	if (o->captured || (o->addrtaken && o->escapes) || (tsize(t) > 65536)) {
 		o->slot = S_BOX;
 		framemember(nm, ptrto(t), comment);
-	} else if (inframe(t)) {
+	} else if (inframe(t) || o->addrtaken) {
 		o->slot = S_FRAME;
 		framemember(nm, t, comment);
 	} else {

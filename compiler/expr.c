@@ -868,9 +868,25 @@ static Type *ifacetype(Node *n) {
 	return t;
 }
 
+static Type *typexpr1(Node *n);
+
+/* []T, *T, chan T, func() T nest without brackets: bounded like expressions */
 Type *typexpr(Node *n) {
+	static int depth;
 	if (!n)
 		return t_bad;
+	if (depth > 500) {
+		errorat(n->pos, "type nesting too deep");
+		n->type = t_bad;
+		return t_bad;
+	}
+	depth++;
+	Type *t = typexpr1(n);
+	depth--;
+	return t;
+}
+
+static Type *typexpr1(Node *n) {
 	Type *t;
 	switch (n->kind) {
 	case N_IDENT:
@@ -2393,9 +2409,26 @@ Type *checkcall(Node *n, bool stmt) {
 
 /* ---------------------------------------------------------------- dispatch */
 
+static Type *checkexpr1(Node *n);
+
+/* Expressions nest without brackets too (a + a + ... , !!!!x): bounded,
+ * so that glc never runs out of stack. */
 Type *checkexpr(Node *n) {
+	static int depth;
 	if (!n)
 		return t_bad;
+	if (depth > 2000) {
+		errorat(n->pos, "expression nesting too deep");
+		n->type = t_bad;
+		return t_bad;
+	}
+	depth++;
+	Type *t = checkexpr1(n);
+	depth--;
+	return t;
+}
+
+static Type *checkexpr1(Node *n) {
 	/* checking these has effects (func literals are registered, elided
 	 * literal types recorded): a second visit returns the first answer */
 	if ((n->kind == N_CALL || n->kind == N_FUNCLIT || n->kind == N_COMPLIT) && (n->flags & NF_CHECKED))

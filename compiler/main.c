@@ -313,7 +313,7 @@ static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo) {
 }
 
 static int usage(void) {
-	fputs("usage: glc build [-o output] [-work] [-x] [-O0|-O1|-O2] file.gl... | dir\n"
+	fputs("usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] file.gl... | dir\n"
 	      "       glc run [-work] file.gl... | dir [arguments...]\n"
 	      "       glc version\n"
 	      "       glc env\n",
@@ -325,6 +325,7 @@ typedef struct Opts {
 	const char *out;
 	bool work;
 	bool x;
+	bool m;
 	const char *opt;
 	Vec inputs;
 	Vec args;
@@ -431,6 +432,12 @@ static int compile(Opts *o, const char *exe) {
 	vpush(&allpackages, mainpkg);
 	flusherrors();
 
+	escapeanalysis();
+	if (o->m) {
+		/* Go's -m: the decisions, as diagnostics (printed, not errors) */
+		escapereport();
+		printerrors();
+	}
 	mkworkdir();
 	emitprepare();
 
@@ -521,6 +528,8 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 			o->work = true;
 		} else if (!strcmp(a, "-x")) {
 			o->x = true;
+		} else if (!strcmp(a, "-m")) {
+			o->m = true;
 		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3")) {
 			o->opt = a;
 		} else if (a[0] == '-' && a[1]) {

@@ -61,8 +61,14 @@ Node *parsefile(int fileid, const char *src, size_t len) {
 		(void)prev;
 		glParse(p, code, t, &ps);
 		ps.lasttok = t;
-		if (code == TK_LBRACE || code == TK_LPAREN || code == TK_LBRACK)
-			ps.depth++;
+		if (code == TK_LBRACE || code == TK_LPAREN || code == TK_LBRACK) {
+			/* the checker and the back end recurse on nesting: bound it
+			 * (glc must not run out of stack on any input) */
+			if (++ps.depth > 1000) {
+				errorat(t.pos, "syntax error: nesting too deep");
+				break;
+			}
+		}
 		else if (code == TK_RBRACE || code == TK_RPAREN || code == TK_RBRACK)
 			ps.depth--;
 		prev = code;

@@ -100,6 +100,7 @@ struct Obj {
 	bool captured;      /* referenced by a closure: lives on the heap */
 	bool addrtaken;     /* &x or a pointer method call on x */
 	bool onheap;        /* escape analysis moved it to the heap */
+	bool escapes;       /* escape.c: its address (or, for a parameter, its value) may outlive the frame */
 	bool isfield;
 	bool ismethod;
 	bool embedded;

@@ -1,26 +1,67 @@
 /* util.c — memory, strings, vectors and diagnostics. */
 #include "util.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char **itab; /* the intern table */
+static size_t icap, icount;
+typedef struct Diag Diag;
+static Vec diags;
 
 static void oom(void) {
 	fputs("glc: out of memory\n", stderr);
 	exit(3);
 }
 
+/* Every block glc allocates is on one list, so a compile's memory can be
+ * freed at once (the fuzz target compiles millions of inputs in one
+ * process); glc itself just exits. */
+typedef struct Block {
+	struct Block *next, *prev;
+	max_align_t align[];
+} Block;
+static Block blocks = {&blocks, &blocks};
+
+static void *track(Block *b) {
+	b->next = blocks.next;
+	b->prev = &blocks;
+	blocks.next->prev = b;
+	blocks.next = b;
+	return b->align;
+}
+
 void *xalloc(size_t n) {
-	void *p = calloc(1, n ? n : 1);
-	if (!p)
+	Block *b = calloc(1, sizeof(Block) + (n ? n : 1));
+	if (!b)
 		oom();
-	return p;
+	return track(b);
 }
 
 void *xrealloc(void *p, size_t n) {
-	p = realloc(p, n ? n : 1);
 	if (!p)
+		return xalloc(n);
+	Block *b = (Block *)((char *)p - offsetof(Block, align));
+	b->prev->next = b->next;
+	b->next->prev = b->prev;
+	b = realloc(b, sizeof(Block) + (n ? n : 1));
+	if (!b)
 		oom();
-	return p;
+	return track(b);
+}
+
+void freeall(void) {
+	for (Block *b = blocks.next, *n; b != &blocks; b = n) {
+		n = b->next;
+		free(b);
+	}
+	blocks.next = blocks.prev = &blocks;
+	free(itab);
+	itab = NULL;
+	icap = icount = 0;
+	memset(&srcfiles, 0, sizeof srcfiles);
+	memset(&diags, 0, sizeof diags);
 }
 
 char *xstrndup(const char *s, size_t n) {
@@ -41,8 +82,6 @@ char *xprintf(const char *fmt, ...) {
 }
 
 /* ---- interning: open addressing on an FNV-1a hash ---- */
-static const char **itab;
-static size_t icap, icount;
 
 static uint64_t fnv(const char *s, size_t n) {
 	uint64_t h = 1469598103934665603ull;
@@ -54,7 +93,9 @@ static uint64_t fnv(const char *s, size_t n) {
 const char *internn(const char *s, size_t n) {
 	if (icount * 2 >= icap) {
 		size_t ncap = icap ? icap * 2 : 4096;
-		const char **nt = xalloc(ncap * sizeof *nt);
+		const char **nt = calloc(ncap, sizeof *nt);
+		if (!nt)
+			oom();
 		for (size_t i = 0; i < icap; i++)
 			if (itab[i]) {
 				size_t j = fnv(itab[i], strlen(itab[i])) & (ncap - 1);
@@ -131,12 +172,11 @@ const char *bstr(Buf *b) {
 /* ---- diagnostics ---- */
 Vec srcfiles;
 
-typedef struct Diag {
+struct Diag {
 	Pos pos;
 	char *msg;
 	int seq;
-} Diag;
-static Vec diags;
+};
 
 static int diagcmp(const void *a, const void *b) {
 	const Diag *x = *(Diag *const *)a, *y = *(Diag *const *)b;
@@ -173,6 +213,20 @@ void errorat(Pos p, const char *fmt, ...) {
 }
 
 int nerrors(void) { return diags.n; }
+
+void clearerrors(void) { diags.n = 0; }
+
+static int diagcmp(const void *a, const void *b);
+
+/* Print the diagnostics (sorted) without failing: glc build -m. */
+void printerrors(void) {
+	qsort(diags.v, diags.n, sizeof *diags.v, diagcmp);
+	for (int i = 0; i < diags.n; i++) {
+		Diag *d = diags.v[i];
+		fprintf(stderr, "%s:%d:%d: %s\n", (const char *)srcfiles.v[d->pos.file], d->pos.line, d->pos.col, d->msg);
+	}
+	diags.n = 0;
+}
 
 void flusherrors(void) {
 	if (!diags.n)

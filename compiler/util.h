@@ -11,6 +11,7 @@
 /* glc allocates from one arena and never frees: a compile is short-lived. */
 void *xalloc(size_t n);               /* zeroed */
 void *xrealloc(void *p, size_t n);
+void freeall(void);                   /* free everything glc allocated (the fuzz target) */
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -50,6 +51,8 @@ void errorat(Pos p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verrorat(Pos p, const char *fmt, va_list ap);
 int nerrors(void);
 void flusherrors(void); /* print sorted; exit(1) if any */
+void clearerrors(void);
+void printerrors(void); /* print the diagnostics, then forget them */
 _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,0 +1,663 @@
+/* escape.c — escape analysis: which address-taken locals may stay in the
+ * data frame (on the goroutine stack) and which must move to the heap.
+ *
+ * A local whose address is taken (&x, x[:], a pointer method call on x)
+ * stays in its function's data frame unless the address may outlive the
+ * frame, as in Go.  The analysis is flow-insensitive and conservative:
+ *
+ *   - A "holder" is a local variable (or parameter) that may hold the
+ *     address of locals: p := &x makes p hold x; q := p makes q hold what p
+ *     holds.
+ *   - The address escapes when it, or a holder of it, is stored anywhere
+ *     but a local holder (a global, through a pointer, in a slice, map,
+ *     channel or interface, a closure), returned, passed to a function
+ *     whose parameter escapes, or passed where the callee is unknown (func
+ *     values, interface methods, C).
+ *   - A parameter escapes when what it holds escapes in its function;
+ *     summaries of all functions are computed together, to a fixed point.
+ *
+ * Addresses that stay on the stack are what copystack rewrites (DESIGN.md
+ * S4): they live only in data-frame slots and in pointer parameters.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "parse.h"
+
+typedef struct Flow {
+	Obj *from, *to; /* from's addresses flow into to */
+} Flow;
+
+typedef struct Esc {
+	Vec flows;      /* Flow* */
+	Vec addrof;     /* pairs (x, holder): &x stored in holder */
+	Vec escroots;   /* locals whose address escapes directly */
+	Vec eschold;    /* holders whose value escapes */
+	FuncInfo *fi;
+} Esc;
+
+static bool changed;
+
+static bool islocal(Obj *o) {
+	return o && o->kind == O_VAR && !o->global && !o->isfield;
+}
+
+static void add(Vec *v, void *x) {
+	for (int i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return;
+	vpush(v, x);
+}
+
+static bool has(Vec *v, void *x) {
+	for (int i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return true;
+	return false;
+}
+
+/* The local variable whose storage an addressable expression denotes
+ * (x, x.f, x[i] for an array x, (x)), or NULL (through a pointer or a
+ * slice, the storage is elsewhere). */
+static Obj *rootvar(Node *n) {
+	for (;;) {
+		switch (n->kind) {
+		case N_PAREN:
+			n = n->a;
+			continue;
+		case N_IDENT:
+			return islocal(n->obj) ? n->obj : NULL;
+		case N_SELECTOR:
+			if (n->op != SEL_FIELD)
+				return NULL;
+			{
+				/* a field reached through no pointer is in x's storage */
+				Type *t = n->a->type;
+				for (int i = 0; i < n->path.n; i++) {
+					if (t && under(t)->kind == T_POINTER)
+						return NULL;
+					t = ((Field *)n->path.v[i])->type;
+				}
+				if (n->a->type && under(n->a->type)->kind == T_POINTER)
+					return NULL;
+			}
+			n = n->a;
+			continue;
+		case N_INDEX:
+			if (!n->a->type || under(n->a->type)->kind != T_ARRAY)
+				return NULL;
+			n = n->a;
+			continue;
+		default:
+			return NULL;
+		}
+	}
+}
+
+/* &r: r's address is in a value.  Whoever gets the address may read
+ * what r holds and store it anywhere, so r's contents escape (its own
+ * address may still stay on the stack). */
+static void addroot(Esc *e, Vec *roots, Obj *r) {
+	r->addrtaken = true; /* also x.f[:] and &x.f, which the checker does not mark */
+	add(roots, r);
+	add(&e->eschold, r);
+}
+
+/* What an expression's value may hold: addresses of locals (roots) and
+ * the contents of holders (holds).  Values loaded through pointers or
+ * returned by calls hold no stack address: any store or pass that could put
+ * one there already made it escape. */
+static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_PAREN:
+		sources(e, n->a, roots, holds);
+		return;
+	case N_IDENT:
+		if (islocal(n->obj) && n->type && haspointers(n->type))
+			add(holds, n->obj);
+		return;
+	case N_UNARY:
+		if (n->op == TK_AND) {
+			Node *x = n->a;
+			while (x->kind == N_PAREN)
+				x = x->a;
+			if (x->kind == N_COMPLIT) {
+				/* &T{...}: always on the heap; what it holds escapes */
+				return;
+			}
+			Obj *r = rootvar(x);
+			if (r)
+				addroot(e, roots, r);
+		}
+		return;
+	case N_SLICEEXPR: {
+		Obj *r = n->a->type && under(n->a->type)->kind == T_ARRAY ? rootvar(n->a) : NULL;
+		if (r)
+			addroot(e, roots, r);
+		else
+			sources(e, n->a, roots, holds); /* s[i:j] of a slice holds what s holds */
+		return;
+	}
+	case N_SELECTOR:
+		/* a field of a holder struct (not through a pointer) */
+		if (n->op == SEL_FIELD && n->a->type && under(n->a->type)->kind != T_POINTER)
+			sources(e, n->a, roots, holds);
+		return;
+	case N_CALL:
+		if ((n->flags & NF_CONVERSION) && n->list.n == 1) {
+			Type *to = n->type;
+			/* conversions that copy (to string, []byte(s)) hold nothing */
+			if (to && (under(to)->kind == T_POINTER || under(to)->kind == T_UNSAFEPTR || under(to)->kind == T_SLICE ||
+				   under(to)->kind == T_STRUCT))
+				sources(e, n->list.v[0], roots, holds);
+			return;
+		}
+		if ((n->flags & NF_CALLEE_BUILTIN) && n->ival == B_APPEND && n->list.n)
+			sources(e, n->list.v[0], roots, holds); /* the result may be the first slice */
+		return;
+	case N_COMPLIT:
+		/* a struct or array value holds what its elements hold */
+		if (n->type && (under(n->type)->kind == T_STRUCT || under(n->type)->kind == T_ARRAY))
+			for (int i = 0; i < n->list.n; i++) {
+				Node *el = n->list.v[i];
+				sources(e, el->kind == N_KEYVAL ? el->b : el, roots, holds);
+			}
+		return;
+	case N_BINARY:
+		return; /* comparisons and arithmetic make no pointers */
+	}
+}
+
+/* The value of n goes somewhere the analysis cannot follow. */
+static void escape(Esc *e, Node *n) {
+	Vec roots = {0}, holds = {0};
+	sources(e, n, &roots, &holds);
+	for (int i = 0; i < roots.n; i++)
+		add(&e->escroots, roots.v[i]);
+	for (int i = 0; i < holds.n; i++)
+		add(&e->eschold, holds.v[i]);
+}
+
+/* The value of n is stored in the local holder dst. */
+static void flowto(Esc *e, Node *n, Obj *dst) {
+	Vec roots = {0}, holds = {0};
+	sources(e, n, &roots, &holds);
+	for (int i = 0; i < roots.n; i++) {
+		vpush(&e->addrof, roots.v[i]);
+		vpush(&e->addrof, dst);
+	}
+	for (int i = 0; i < holds.n; i++) {
+		Flow *f = xalloc(sizeof *f);
+		f->from = holds.v[i];
+		f->to = dst;
+		vpush(&e->flows, f);
+	}
+}
+
+/* The value of n is assigned to the left side l. */
+static void assignto(Esc *e, Node *l, Node *n) {
+	while (l->kind == N_PAREN)
+		l = l->a;
+	if (l->kind == N_IDENT && !strcmp(l->name, "_"))
+		return;
+	if (l->kind == N_IDENT && islocal(l->obj) && !l->obj->captured) {
+		flowto(e, n, l->obj);
+		return;
+	}
+	/* x.f = v with x a local struct (not through a pointer): x holds v */
+	Obj *r = rootvar(l);
+	if (r && !r->captured && l->kind != N_IDENT) {
+		flowto(e, n, r);
+		return;
+	}
+	escape(e, n);
+}
+
+static void walkexpr(Esc *e, Node *n);
+
+/* A parameter of a function the analysis knows, or NULL. */
+static Obj *calleeparam(Node *call, int i, bool recv) {
+	Node *f = call->a;
+	while (f->kind == N_PAREN)
+		f = f->a;
+	Obj *fo = NULL;
+	if ((f->kind == N_IDENT || (f->kind == N_SELECTOR && f->op == SEL_PKG)) && f->obj && f->obj->kind == O_FUNC)
+		fo = f->obj;
+	else if (f->kind == N_SELECTOR && f->op == SEL_METHOD && f->meth)
+		fo = ((Method *)f->meth)->fn;
+	if (!fo || fo->extern_ || !fo->decl || !fo->decl->aux)
+		return NULL;
+	FuncInfo *fi = fo->decl->aux;
+	if (recv)
+		return fi->recv;
+	if (i < fi->params.n)
+		return fi->params.v[i];
+	return NULL;
+}
+
+static void walkcall(Esc *e, Node *n) {
+	Node *f = n->a;
+	while (f->kind == N_PAREN)
+		f = f->a;
+	if (n->flags & NF_CONVERSION) {
+		walkexpr(e, n->list.n ? n->list.v[0] : NULL);
+		return;
+	}
+	if (n->flags & NF_CALLEE_BUILTIN) {
+		for (int i = 0; i < n->list.n; i++) {
+			Node *a = n->list.v[i];
+			walkexpr(e, a);
+			switch (n->ival) {
+			case B_APPEND:
+				if (i > 0)
+					escape(e, a); /* stored in the slice's array */
+				break;
+			case B_PANIC:
+				escape(e, a);
+				break;
+			case B_COPY:
+				if (i == 1) {
+					/* the elements (what the source holds) are copied out */
+					Vec roots = {0}, holds = {0};
+					sources(e, a, &roots, &holds);
+					for (int k = 0; k < roots.n; k++)
+						add(&e->eschold, roots.v[k]);
+					for (int k = 0; k < holds.n; k++)
+						add(&e->eschold, holds.v[k]);
+				}
+				break;
+			}
+		}
+		return;
+	}
+	/* the callee: a method call's receiver is an operand, not a method
+	 * value (which would bind it in a closure) */
+	if (f->kind == N_SELECTOR && (f->op == SEL_METHOD || f->op == SEL_IMETHOD))
+		walkexpr(e, f->a);
+	else
+		walkexpr(e, f);
+	Type *sig = f->type ? under(f->type) : NULL;
+	/* the receiver of a method call: &x for a pointer method */
+	if (f->kind == N_SELECTOR && f->op == SEL_METHOD && (f->ival & RECV_ADDR)) {
+		Obj *r = rootvar(f->a);
+		Obj *p = calleeparam(n, 0, true);
+		if (r) {
+			r->addrtaken = true;
+			add(&e->eschold, r); /* the method may read what r holds */
+			if (!p || p->escapes)
+				add(&e->escroots, r);
+		}
+	} else if (f->kind == N_SELECTOR && f->op == SEL_METHOD) {
+		Obj *p = calleeparam(n, 0, true);
+		if (!p || p->escapes)
+			escape(e, f->a);
+	} else if (f->kind == N_SELECTOR && f->op == SEL_IMETHOD) {
+		/* the receiver is in an interface: already boxed */
+	}
+	bool spread = n->flags & NF_COMMAOK;
+	for (int i = 0; i < n->list.n; i++) {
+		Node *a = n->list.v[i];
+		walkexpr(e, a);
+		if (spread)
+			continue;
+		Obj *p = calleeparam(n, i, false);
+		bool variadic = sig && sig->kind == T_FUNC && sig->variadic && i >= sig->fields.n - 1 && !n->op;
+		if (!p || p->escapes || variadic)
+			escape(e, a);
+		else {
+			/* what the argument holds flows into the parameter: if the
+			 * parameter escapes (checked on the next round), so does it */
+			Vec roots = {0}, holds = {0};
+			sources(e, a, &roots, &holds); /* marks what &x-arguments hold */
+		}
+	}
+}
+
+static void walkexpr(Esc *e, Node *n) {
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_CALL:
+		walkcall(e, n);
+		return;
+	case N_FUNCLIT:
+		return; /* its own function; captured variables are on the heap */
+	case N_COMPLIT: {
+		bool addressed = n->flags & NF_IMPLICITADDR;
+		bool heapy = n->type && (under(n->type)->kind == T_SLICE || under(n->type)->kind == T_MAP);
+		for (int i = 0; i < n->list.n; i++) {
+			Node *el = n->list.v[i];
+			if (el->kind == N_KEYVAL) {
+				if (n->type && under(n->type)->kind == T_MAP)
+					walkexpr(e, el->a), escape(e, el->a);
+				el = el->b;
+			}
+			walkexpr(e, el);
+			if (addressed || heapy)
+				escape(e, el);
+		}
+		return;
+	}
+	case N_UNARY:
+		if (n->op == TK_AND) {
+			Node *x = n->a;
+			while (x->kind == N_PAREN)
+				x = x->a;
+			if (x->kind == N_COMPLIT) {
+				/* &T{...} is a heap object: everything in it escapes */
+				for (int i = 0; i < x->list.n; i++) {
+					Node *el = x->list.v[i];
+					if (el->kind == N_KEYVAL)
+						el = el->b;
+					walkexpr(e, el);
+					escape(e, el);
+				}
+				return;
+			}
+		}
+		walkexpr(e, n->a);
+		return;
+	case N_SELECTOR:
+		if (n->op == SEL_METHOD || n->op == SEL_IMETHOD) {
+			/* a method value binds its receiver in a closure */
+			if (n->ival & RECV_ADDR) {
+				Obj *r = rootvar(n->a);
+				if (r) {
+					r->addrtaken = true;
+					add(&e->escroots, r);
+				}
+			}
+			escape(e, n->a);
+		}
+		if (n->op != SEL_PKG)
+			walkexpr(e, n->a);
+		return;
+	case N_TYPEASSERT: case N_PAREN: case N_STAR:
+		walkexpr(e, n->a);
+		return;
+	case N_INDEX:
+		walkexpr(e, n->a);
+		walkexpr(e, n->b);
+		return;
+	case N_SLICEEXPR:
+		walkexpr(e, n->a);
+		walkexpr(e, n->b);
+		walkexpr(e, n->c);
+		walkexpr(e, n->d);
+		return;
+	case N_BINARY:
+		walkexpr(e, n->a);
+		walkexpr(e, n->b);
+		return;
+	case N_KEYVAL:
+		walkexpr(e, n->a);
+		walkexpr(e, n->b);
+		return;
+	}
+}
+
+/* Values converted to an interface are boxed on the heap: what they hold
+ * escapes.  The checker leaves the converted-to type on assignments, so
+ * an assignment to an interface-typed place is treated as an escape. */
+static bool toiface(Node *l) { return l && l->type && isinterface(l->type); }
+
+static void walkstmt(Esc *e, Node *n);
+
+static void walkstmts(Esc *e, Vec *v) {
+	for (int i = 0; i < v->n; i++)
+		walkstmt(e, v->v[i]);
+}
+
+static void walkassign(Esc *e, Vec *lhs, Vec *rhs) {
+	for (int i = 0; i < rhs->n; i++)
+		walkexpr(e, rhs->v[i]);
+	for (int i = 0; i < lhs->n; i++) {
+		Node *l = lhs->v[i];
+		if (l->kind != N_IDENT)
+			walkexpr(e, l);
+	}
+	if (lhs->n == rhs->n) {
+		for (int i = 0; i < lhs->n; i++) {
+			Node *l = lhs->v[i], *r = rhs->v[i];
+			if (toiface(l))
+				escape(e, r);
+			else
+				assignto(e, l, r);
+		}
+	}
+	/* a multi-valued call or comma-ok form holds no stack address */
+}
+
+static void walkstmt(Esc *e, Node *n) {
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_EXPRSTMT:
+		walkexpr(e, n->a);
+		return;
+	case N_ASSIGN:
+	case N_DEFINE:
+		if (n->kind == N_ASSIGN && n->op) {
+			walkexpr(e, n->list.v[0]);
+			walkexpr(e, n->list2.v[0]);
+			return;
+		}
+		walkassign(e, &n->list, &n->list2);
+		return;
+	case N_INCDEC:
+		walkexpr(e, n->a);
+		return;
+	case N_SEND:
+		walkexpr(e, n->a);
+		walkexpr(e, n->b);
+		escape(e, n->b);
+		return;
+	case N_DECLSTMT:
+		if (n->op == TK_VAR)
+			for (int i = 0; i < n->list.n; i++) {
+				Node *spec = n->list.v[i];
+				if (spec->list2.n)
+					walkassign(e, &spec->list, &spec->list2);
+			}
+		return;
+	case N_BLOCK:
+		walkstmts(e, &n->list);
+		return;
+	case N_IF:
+		walkstmt(e, n->a);
+		walkexpr(e, n->b);
+		walkstmt(e, n->c);
+		walkstmt(e, n->d);
+		return;
+	case N_FOR:
+		walkstmt(e, n->a);
+		walkexpr(e, n->b);
+		walkstmt(e, n->c);
+		walkstmt(e, n->d);
+		return;
+	case N_RANGE:
+		walkexpr(e, n->a);
+		/* ranging over a local array by value copies it; the key and value
+		 * variables receive elements (which hold what the array holds) */
+		for (int i = 0; i < n->list.n; i++) {
+			Node *v = n->list.v[i];
+			if (v->kind == N_IDENT && islocal(v->obj))
+				flowto(e, n->a, v->obj);
+			else if (v->kind != N_IDENT)
+				escape(e, n->a);
+		}
+		walkstmt(e, n->d);
+		return;
+	case N_SWITCH:
+	case N_TYPESWITCH:
+		walkstmt(e, n->a);
+		if (n->kind == N_SWITCH)
+			walkexpr(e, n->b);
+		else
+			walkexpr(e, n->b->a);
+		for (int i = 0; i < n->list.n; i++) {
+			Node *c = n->list.v[i];
+			for (int j = 0; j < c->list.n; j++)
+				walkexpr(e, c->list.v[j]);
+			if (n->kind == N_TYPESWITCH && c->obj)
+				flowto(e, n->b->a, c->obj);
+			walkstmts(e, &c->list2);
+		}
+		return;
+	case N_SELECT:
+		for (int i = 0; i < n->list.n; i++) {
+			Node *c = n->list.v[i];
+			walkstmt(e, c->a);
+			walkstmts(e, &c->list2);
+		}
+		return;
+	case N_RETURN:
+		for (int i = 0; i < n->list.n; i++) {
+			walkexpr(e, n->list.v[i]);
+			escape(e, n->list.v[i]);
+		}
+		return;
+	case N_LABELED:
+		walkstmt(e, n->a);
+		return;
+	case N_GO:
+	case N_DEFER: {
+		/* the call runs later, from a heap record: its operands escape */
+		Node *c = n->a;
+		while (c->kind == N_PAREN)
+			c = c->a;
+		walkexpr(e, c->a);
+		if (c->a->kind == N_SELECTOR && (c->a->op == SEL_METHOD || c->a->op == SEL_IMETHOD)) {
+			Obj *r = (c->a->ival & RECV_ADDR) ? rootvar(c->a->a) : NULL;
+			if (r) {
+				r->addrtaken = true;
+				add(&e->escroots, r);
+			}
+			escape(e, c->a->a);
+		}
+		for (int i = 0; i < c->list.n; i++) {
+			walkexpr(e, c->list.v[i]);
+			escape(e, c->list.v[i]);
+		}
+		return;
+	}
+	}
+}
+
+/* Close the flow graph: holders' root sets, and which holders escape. */
+static void solve(Esc *e) {
+	/* escaping holders: also every holder whose value flows into one */
+	bool more = true;
+	while (more) {
+		more = false;
+		for (int i = 0; i < e->flows.n; i++) {
+			Flow *f = e->flows.v[i];
+			if (has(&e->eschold, f->to) && !has(&e->eschold, f->from)) {
+				vpush(&e->eschold, f->from);
+				more = true;
+			}
+		}
+	}
+	/* an address stored in an escaping holder escapes */
+	for (int i = 0; i + 1 < e->addrof.n; i += 2)
+		if (has(&e->eschold, e->addrof.v[i + 1]))
+			add(&e->escroots, e->addrof.v[i]);
+	/* a parameter whose value escapes: callers must treat it so */
+	FuncInfo *fi = e->fi;
+	Vec params = fi->params;
+	for (int i = -1; i < params.n; i++) {
+		Obj *p = i < 0 ? fi->recv : params.v[i];
+		if (p && has(&e->eschold, p) && !p->escapes) {
+			p->escapes = true;
+			changed = true;
+		}
+	}
+	for (int i = 0; i < e->escroots.n; i++) {
+		Obj *o = e->escroots.v[i];
+		if (!o->escapes) {
+			o->escapes = true;
+			changed = true;
+		}
+	}
+}
+
+static void analyze(FuncInfo *fi) {
+	Esc e = {0};
+	e.fi = fi;
+	Node *body = fi->node->kind == N_FUNCLIT ? fi->node->b : fi->node->c;
+	if (!body)
+		return;
+	walkstmts(&e, &body->list);
+	/* a func literal's parameters are reached through func values */
+	if (fi->node->kind == N_FUNCLIT)
+		for (int i = 0; i < fi->params.n; i++)
+			add(&e.eschold, fi->params.v[i]);
+	solve(&e);
+	for (int i = 0; i < fi->lits.n; i++)
+		analyze(((Node *)fi->lits.v[i])->aux);
+}
+
+/* glc build -m: Go's -m messages for the main package's decisions. */
+static void report(FuncInfo *fi) {
+	for (int i = 0; i < fi->locals.n; i++) {
+		Obj *o = fi->locals.v[i];
+		if (o->pkg && strcmp(o->pkg->path, "main"))
+			continue;
+		if (o->captured)
+			errorat(o->pos, "moved to heap: %s (captured by a closure)", o->name);
+		else if (o->addrtaken && o->escapes)
+			errorat(o->pos, "moved to heap: %s", o->name);
+		else if (o->addrtaken)
+			errorat(o->pos, "%s does not escape", o->name);
+	}
+	for (int i = 0; i < fi->lits.n; i++)
+		report(((Node *)fi->lits.v[i])->aux);
+}
+
+void escapereport(void) {
+	for (int i = 0; i < allpackages.n; i++) {
+		Package *p = allpackages.v[i];
+		for (int j = 0; j < p->funcs.n; j++) {
+			Obj *f = p->funcs.v[j];
+			if (f->decl && f->decl->aux && f->decl->c)
+				report(f->decl->aux);
+		}
+	}
+}
+
+/* All functions of all packages, until no summary changes. */
+void escapeanalysis(void) {
+	int rounds = 0;
+	do {
+		changed = false;
+		for (int i = 0; i < allpackages.n; i++) {
+			Package *p = allpackages.v[i];
+			for (int j = 0; j < p->funcs.n; j++) {
+				Obj *f = p->funcs.v[j];
+				if (f->decl && f->decl->aux && f->decl->c)
+					analyze(f->decl->aux);
+			}
+			/* func literals in package variables' initializers */
+			for (int j = 0; j < p->funclits.n; j++) {
+				FuncInfo *li = ((Node *)p->funclits.v[j])->aux;
+				if (li && !li->outer)
+					analyze(li);
+			}
+		}
+	} while (changed && ++rounds < 50);
+	if (changed) {
+		/* no fixed point (cannot happen: escapes only turn on); be safe */
+		for (int i = 0; i < allpackages.n; i++) {
+			Package *p = allpackages.v[i];
+			for (int j = 0; j < p->funcs.n; j++) {
+				Obj *f = p->funcs.v[j];
+				FuncInfo *fi = f->decl ? f->decl->aux : NULL;
+				if (fi)
+					for (int k = 0; k < fi->locals.n; k++)
+						((Obj *)fi->locals.v[k])->escapes = true;
+			}
+		}
+	}
+}
