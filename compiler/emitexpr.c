@@ -1656,8 +1656,8 @@ static const char *methodvalue(Node *n) {
 	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
 	bprintf(&gdecls, "static %s %s(%s);\n", rc, wname, bstr(&params));
 	Buf body = {0};
-	bprintf(&body, "/* the method value %s */\nGL_WRAPPER static %s %s(%s) {\n\t%s *c = (%s *)ctx;\n", exprstr(n), rc,
-		wname, bstr(&params), ctype(ct), ctype(ct));
+	bprintf(&body, "/* the method value %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t%s *c = (%s *)ctx;\n", exprstr(n), rc,
+		wname, bstr(&params), wrapperentry(wname), ctype(ct), ctype(ct));
 	if (iface) {
 		int idx = 0;
 		Type *iu = under(recvt);
@@ -1734,8 +1734,8 @@ static const char *methodexpr(Node *n) {
 		recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
 	else
 		recv = bypointer(cur) ? xprintf("&%s", e) : e;
-	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n\t(void)ctx;\n\t%s%s(g%s, %s%s);\n}\n",
-		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), mode == R_DIRECT ? "return " : "",
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s%s(g%s, %s%s);\n}\n",
+		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), mode == R_DIRECT ? "return " : "",
 		funcsym(m->fn), mode == R_OUT ? ", out" : "", recv, bstr(&pl));
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	return xprintf("((GlFunc *)&%s__fv)", wname);
@@ -2004,9 +2004,9 @@ static void deferorgo(Node *n, bool isgo) {
 	Type *rec = recordtype(&fts);
 	const char *rc = ctype(rec);
 	/* the thunk */
-	bprintf(&body, "/* %s %s (%s:%d) */\n%s static void %s(G *g, GlFunc *ctx) {\n\t%s *d = (%s *)ctx;\n",
+	bprintf(&body, "/* %s %s (%s:%d) */\n%s static void %s(G *g, GlFunc *ctx) {\n%s\t%s *d = (%s *)ctx;\n",
 		isgo ? "go" : "defer", exprstr(c), fn->file ? fn->file : "?", fn->line, isgo ? "GL_WRAPPER" : "GL_DEFERTHUNK",
-		name, rc, rc);
+		name, wrapperentry(name), rc, rc);
 	if (c->flags & NF_CALLEE_BUILTIN) {
 		if (c->ival == B_CLOSE)
 			bprintf(&body, "\tclosechan(g, d->f1);\n");

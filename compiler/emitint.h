@@ -65,6 +65,7 @@ const char *cname(const char *base); /* unique within fn */
 const char *globalname(const char *base); /* unique in the program */
 const char *fileof(Pos p);
 void declareglobal(Obj *o);          /* extern declaration of another package's variable */
+const char *wrapperentry(const char *name); /* a wrapper's entry pc record (hidden in tracebacks) */
 int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off); /* fills bits; returns ptrdata */
 extern Buf gdecls;          /* globals, helpers and wrappers emitted on the way */
 extern Buf gfuncs;          /* function bodies */

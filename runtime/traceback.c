@@ -266,6 +266,14 @@ static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
 		}
 		const GlFuncInfo *f = pctab[i].fn, *outer = funcat(pc);
 		int64_t line = inprologue(pc) ? f->line : pctab[i].line;
+		if (f->name == NULL)
+			return; /* a wrapper or thunk glc made: not the program's */
+		if (outer != NULL && outer != f && outer->name == NULL) {
+			/* inlined into a wrapper: only the inlined function shows */
+			printfuncline(f, line);
+			prints("\n");
+			return;
+		}
 		if (outer != NULL && outer != f) {
 			/* inlined: Go prints the inlined call, then the function
 			 * it is in at the line of its call (the nearest record of
