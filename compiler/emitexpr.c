@@ -71,37 +71,62 @@ static Type *anyfunc(void) {
 	return t;
 }
 
-const char *temp(Type *t) {
-	const char *nm = xprintf("t%d", ++ntemps);
-	vpush(&fn->cnames, (void *)intern(nm));
-	if (t && inframe(t)) {
-		bprintf(&fn->frame, "\t%s %s;\n", ctype(t), nm);
-		if (haspointers(t)) {
-			vpush(&fn->frameslots, (void *)nm);
-			vpush(&fn->frametypes, t);
-		}
-		return xprintf("fp->%s", nm);
-	}
-	bprintf(&fn->decls, "\t%s %s;\n", t ? ctype(t) : "int64_t", nm);
-	return nm;
+/* Temporaries live until the end of the statement that made them (a
+ * compound statement's own temporaries, such as a range loop's copy of
+ * its operand, until the end of the whole statement): then they are free
+ * for later statements of the same C type, which keeps data frames small
+ * (they are zeroed at every call). */
+typedef struct Temp {
+	const char *name, *ctype;
+	bool frame, free;
+} Temp;
+
+int tempmark(void) { return fn->livetemps.n; }
+
+void temprelease(int mark) {
+	for (int i = mark; i < fn->livetemps.n; i++)
+		((Temp *)fn->livetemps.v[i])->free = true;
+	if (mark < fn->livetemps.n)
+		fn->livetemps.n = mark;
 }
+
+static const char *newtemp(Type *t, bool frame) {
+	const char *ct = t ? ctype(t) : "GlMapIter";
+	for (int i = 0; i < fn->temps.n; i++) {
+		Temp *x = fn->temps.v[i];
+		if (x->free && x->frame == frame && !strcmp(x->ctype, ct)) {
+			x->free = false;
+			vpush(&fn->livetemps, x);
+			return frame ? xprintf("fp->%s", x->name) : x->name;
+		}
+	}
+	Temp *x = xalloc(sizeof *x);
+	x->name = xprintf("t%d", ++ntemps);
+	x->ctype = ct;
+	x->frame = frame;
+	vpush(&fn->cnames, (void *)intern(x->name));
+	vpush(&fn->temps, x);
+	vpush(&fn->livetemps, x);
+	if (!frame) {
+		bprintf(&fn->decls, "\t%s %s;\n", ct, x->name);
+		return x->name;
+	}
+	if (!t) /* a map iterator: pointers into the map, never into the stack */
+		bprintf(&fn->frameptr, "\tGlMapIter %s;\n", x->name);
+	else if (haspointers(t)) {
+		bprintf(&fn->frameptr, "\t%s %s;\n", ct, x->name);
+		vpush(&fn->frameslots, (void *)x->name);
+		vpush(&fn->frametypes, t);
+	} else
+		bprintf(&fn->frame, "\t%s %s;\n", ct, x->name);
+	return xprintf("fp->%s", x->name);
+}
+
+const char *temp(Type *t) { return newtemp(t, t && inframe(t)); }
 
 /* A temporary in the data frame: it can be passed by address.  A NULL
  * type asks for a map iterator. */
-const char *frametemp(Type *t) {
-	const char *nm = xprintf("t%d", ++ntemps);
-	vpush(&fn->cnames, (void *)intern(nm));
-	if (!t) {
-		bprintf(&fn->frame, "\tGlMapIter %s;\n", nm);
-		return xprintf("fp->%s", nm);
-	}
-	bprintf(&fn->frame, "\t%s %s;\n", ctype(t), nm);
-	if (haspointers(t)) {
-		vpush(&fn->frameslots, (void *)nm);
-		vpush(&fn->frametypes, t);
-	}
-	return xprintf("fp->%s", nm);
-}
+const char *frametemp(Type *t) { return newtemp(t, true); }
 
 /* Whether e is a constant as cvalue and strlit write them. */
 static bool isconstexpr(const char *e) {
@@ -119,6 +144,20 @@ static bool isconstexpr(const char *e) {
 	}
 	return regexec(&re, e, 0, NULL, 0) == 0;
 }
+
+static bool addressable(const char *e) {
+	static regex_t re;
+	static int init;
+	if (!init) {
+		regcomp(&re, "^(fp->[A-Za-z0-9_.]+|\\(\\*fp->[A-Za-z0-9_]+\\)(\\.[A-Za-z0-9_]+)*|[A-Za-z_][A-Za-z0-9_]*)$", REG_EXTENDED | REG_NOSUB);
+		init = 1;
+	}
+	return regexec(&re, e, 0, NULL, 0) == 0;
+}
+
+/* A variable or a temporary: reading it twice reads the same value as long
+ * as no call comes between, so it need not be copied first. */
+static bool isvar(const char *e) { return addressable(e); }
 
 static bool istemp(const char *e) {
 	const char *p = e;
@@ -466,8 +505,12 @@ const char *lvalue(Node *n) {
 	case N_INDEX: {
 		Type *xt = under(n->a->type);
 		if (xt->kind == T_SLICE) {
-			const char *s = spill(expr(n->a), n->a->type);
-			const char *i = spill(indexexpr(expr(n->b), n->b), n->b->type);
+			const char *s = expr(n->a);
+			if (!isvar(s) || hascall(n->b))
+				s = spill(s, n->a->type);
+			const char *i = indexexpr(expr(n->b), n->b);
+			if (!isvar(i) && !n->b->cv)
+				i = spill(i, n->b->type);
 			boundscheck(i, xprintf("%s.len", s));
 			return xprintf("((%s *)%s.ptr)[%s]", ctype(xt->elem), s, i);
 		}
@@ -639,6 +682,60 @@ static const char *concat(Node *n) {
 	return r;
 }
 
+/* a == b for struct and array values compared leaf by leaf, when the
+ * leaves are few and need no run-time help (no interfaces); Go does the
+ * same instead of calling the type's equal function. */
+static int countleaves(Type *t) {
+	Type *u = under(t);
+	switch (u->kind) {
+	case T_INTERFACE: return 1000;
+	case T_ARRAY: return u->len * countleaves(u->elem);
+	case T_STRUCT: {
+		int n = 0;
+		for (int i = 0; i < u->fields.n; i++) {
+			Field *f = u->fields.v[i];
+			if (!f->name || strcmp(f->name, "_"))
+				n += countleaves(f->type);
+		}
+		return n;
+	}
+	}
+	return 1;
+}
+
+static void eqleaves(Buf *b, Type *t, const char *x, const char *y) {
+	Type *u = under(t);
+	switch (u->kind) {
+	case T_ARRAY:
+		for (int64_t i = 0; i < u->len; i++)
+			eqleaves(b, u->elem, xprintf("%s.a[%lld]", x, (long long)i), xprintf("%s.a[%lld]", y, (long long)i));
+		return;
+	case T_STRUCT:
+		for (int i = 0; i < u->fields.n; i++) {
+			Field *f = u->fields.v[i];
+			if (f->name && !strcmp(f->name, "_"))
+				continue;
+			eqleaves(b, f->type, xprintf("%s.%s", x, cfield(f->name)), xprintf("%s.%s", y, cfield(f->name)));
+		}
+		return;
+	case T_STRING:
+		bprintf(b, " && eqstring(%s, %s)", x, y);
+		return;
+	}
+	bprintf(b, " && %s == %s", x, y);
+}
+
+static const char *inlineeq(Type *t, const char *a, const char *b, int op) {
+	if (countleaves(t) > 12)
+		return NULL;
+	const char *x = spill(a, t), *y = spill(b, t);
+	Buf e = {0};
+	bput(&e, "(1");
+	eqleaves(&e, t, x, y);
+	bputc(&e, ')');
+	return op == TK_EQL ? bstr(&e) : xprintf("(!%s)", bstr(&e));
+}
+
 static const char *compare(int op, const char *a, const char *b, Type *t, bool anil, bool bnil) {
 	Type *u = under(t);
 	const char *cop = op == TK_EQL ? "==" : op == TK_NEQ ? "!=" : op == TK_LSS ? "<" : op == TK_LEQ ? "<=" : op == TK_GTR ? ">" : ">=";
@@ -667,6 +764,9 @@ static const char *compare(int op, const char *a, const char *b, Type *t, bool a
 	}
 	case T_STRUCT:
 	case T_ARRAY: {
+		const char *inl = inlineeq(t, a, b, op);
+		if (inl)
+			return inl;
 		const char *x = frametemp(t), *y = frametemp(t);
 		line("%s = %s;", x, a);
 		line("%s = %s;", y, b);
@@ -825,7 +925,9 @@ static const char *index_(Node *n) {
 		return r;
 	}
 	if (xt->kind == T_STRING) {
-		const char *s = spill(expr(n->a), types[T_STRING]);
+		const char *s = expr(n->a);
+		if (!isvar(s) || hascall(n->b))
+			s = spill(s, types[T_STRING]);
 		const char *i = indexexpr(expr(n->b), n->b);
 		i = spill(i, n->b->type);
 		boundscheck(i, xprintf("%s.len", s));
@@ -897,15 +999,6 @@ static const char *sliceexpr(Node *n) {
 
 /* ---------------------------------------------------------------- calls */
 
-static bool addressable(const char *e) {
-	static regex_t re;
-	static int init;
-	if (!init) {
-		regcomp(&re, "^(fp->[A-Za-z0-9_.]+|\\(\\*fp->[A-Za-z0-9_]+\\)(\\.[A-Za-z0-9_]+)*|[A-Za-z_][A-Za-z0-9_]*)$", REG_EXTENDED | REG_NOSUB);
-		init = 1;
-	}
-	return regexec(&re, e, 0, NULL, 0) == 0;
-}
 
 static const char *argfor(const char *v, Type *t) {
 	if (!bypointer(t))

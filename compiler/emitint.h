@@ -27,7 +27,9 @@ struct Fn {
 	const char *gname;      /* Go's name: main.f, main.(*T).M */
 	Buf decls;              /* C locals, declared at the top */
 	Buf body;
-	Buf frame;              /* members of the data frame struct */
+	Buf frame;              /* members of the data frame struct without pointers */
+	Buf frameptr;           /* members with pointers (first, zeroed at entry) */
+	Vec temps, livetemps;   /* temporaries: all, and those in use */
 	Vec frameslots;         /* "name" of members holding pointers */
 	Vec frametypes;         /* their Types */
 	Vec cnames;             /* C names in use in this function */
@@ -77,6 +79,8 @@ const char *exprto(Node *n, Type *t);  /* converted to t (interfaces, untyped) *
 const char *spill(const char *e, Type *t); /* copy into a temp */
 const char *temp(Type *t);             /* a new temporary: C local or frame member */
 const char *frametemp(Type *t);        /* a new temporary in the data frame (addressable) */
+int tempmark(void);                    /* temporaries made after this ... */
+void temprelease(int mark);            /* ... are free again */
 const char *addrof(Node *n);           /* &lvalue (n addressable) */
 const char *lvalue(Node *n);
 void assign(Node *lhs, const char *val, Type *t);

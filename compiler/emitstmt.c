@@ -47,12 +47,16 @@ const char *newlabel(const char *what) { return xprintf("L%d_%s", ++fn->nlabel, 
 
 /* ---------------------------------------------------------------- variables */
 
+/* Members holding pointers come first in the frame: only they need
+ * zeroing at entry (so the stack map never shows garbage); the rest are
+ * written before they are read. */
 static void framemember(const char *name, Type *t, const char *comment) {
-	bprintf(&fn->frame, "\t%s %s;%s\n", ctype(t), name, comment ? comment : "");
 	if (haspointers(t)) {
+		bprintf(&fn->frameptr, "\t%s %s;%s\n", ctype(t), name, comment ? comment : "");
 		vpush(&fn->frameslots, (void *)name);
 		vpush(&fn->frametypes, t);
-	}
+	} else
+		bprintf(&fn->frame, "\t%s %s;%s\n", ctype(t), name, comment ? comment : "");
 }
 
 /* Decide where a local lives: the heap when captured or address-taken,
@@ -917,9 +921,17 @@ static void emitbranch(Node *n) {
 extern void emitdefer(Node *n);
 static void emitselect(Node *n);
 
+static void stmt1(Node *n);
+
 void stmt(Node *n) {
 	if (!n)
 		return;
+	int mark = tempmark();
+	stmt1(n);
+	temprelease(mark);
+}
+
+static void stmt1(Node *n) {
 	if (n->kind != N_BLOCK && n->kind != N_LABELED)
 		srcline(n->pos);
 	switch (n->kind) {
@@ -1089,6 +1101,15 @@ static void emitfuncinfo(const char *framestruct) {
 
 static void emitlits(FuncInfo *fi);
 
+/* the name of the first member declared in a frame member list */
+static const char *firstmember(Buf *b) {
+	const char *s = bstr(b), *semi = strchr(s, ';');
+	const char *p = semi;
+	while (p > s && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9')))
+		p--;
+	return xstrndup(p, (size_t)(semi - p));
+}
+
 void emitfunc(FuncInfo *fi) {
 	Fn f = {0};
 	Fn *savedfn = fn;
@@ -1154,6 +1175,8 @@ void emitfunc(FuncInfo *fi) {
 				typedesc(o->type), f.cname, o->cname);
 		else if (o->slot == S_LOCAL)
 			bprintf(&entry, "\t%s = 0;\n", o->cname);
+		else if (o->slot == S_FRAME && !haspointers(o->type))
+			bprintf(&entry, "\tmemset(&fp->%s, 0, sizeof fp->%s);\n", o->cname, o->cname);
 	}
 	if (f.rmode == R_OUT) {
 		framemember("glout", ptrto(f.rtype), " /* where the results go (in the caller's frame) */");
@@ -1167,7 +1190,7 @@ void emitfunc(FuncInfo *fi) {
 	/* falling off the end returns */
 	line("goto ret;");
 	bool hasdefer = fi->hasdefer;
-	f.hasframe = f.frame.n > 0 || hasdefer;
+	f.hasframe = f.frame.n > 0 || f.frameptr.n > 0 || hasdefer;
 
 	/* assemble */
 	const char *fs = xprintf("struct %s__frame", f.cname);
@@ -1183,7 +1206,8 @@ void emitfunc(FuncInfo *fi) {
 		bprintf(&gdecls, "};\n");
 	}
 	if (f.hasframe) {
-		bprintf(g, "%s {\n\tGlFrame h;\n%s};\n", fs, bstr(&f.frame));
+		bprintf(g, "%s {\n\tGlFrame h;\n%s%s%s};\n", fs, bstr(&f.frameptr),
+			f.frame.n && f.frameptr.n ? "\t/* no pointers below: not zeroed at entry */\n" : "", bstr(&f.frame));
 		bprintf(g, "#define RELOAD GL_FRAME_RELOAD(%s, fp, fpoff)\n", fs);
 	} else
 		bprintf(g, "#define RELOAD ((void)0)\n");
@@ -1211,7 +1235,8 @@ void emitfunc(FuncInfo *fi) {
 		bprintf(g, "\tGL_STACKCHECK(g, %s, %s);\n", f.hasframe ? xprintf("sizeof(%s)", fs) : "0", bstr(&fx));
 	}
 	if (f.hasframe)
-		bprintf(g, "\tGL_FRAME_ENTER(g, %s, fp, fpoff, %s);\n", fs, f.info);
+		bprintf(g, "\tGL_FRAME_ENTERZ(g, %s, fp, fpoff, %s, %s);\n", fs, f.info,
+			!f.frameptr.n ? "sizeof(GlFrame)" : f.frame.n ? xprintf("offsetof(%s, %s)", fs, firstmember(&f.frame)) : xprintf("sizeof(%s)", fs));
 	bput(g, bstr(&entry));
 	bput(g, bstr(&f.body));
 	/* the one exit */

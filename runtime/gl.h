@@ -343,17 +343,20 @@ void gl_morestack(G *g);
 			(p) = (__typeof__(p))((uintptr_t)(p) + (g)->stack_delta); \
 	} while (0)
 
-/* Carve the data frame, zero it (so the collector and copystack never see
- * garbage pointers), and link it. */
-#define GL_FRAME_ENTER(g, T, fp, fpoff, info)                                 \
+/* Carve the data frame, zero it (the collector and copystack must never
+ * see garbage pointers), and link it.  GL_FRAME_ENTERZ zeroes only the
+ * first zerolen bytes: glc puts the header and the members that hold
+ * pointers first; the others are written before they are read. */
+#define GL_FRAME_ENTERZ(g, T, fp, fpoff, info, zerolen)                       \
 	do {                                                                   \
 		fp = (T *)__builtin_alloca(sizeof(T));                         \
-		memset(fp, 0, sizeof(T));                                      \
+		memset(fp, 0, (zerolen));                                      \
 		fpoff = GL_RBP() - (uintptr_t)fp;                              \
 		fp->h.prev = (g)->topframe;                                    \
 		fp->h.fn = &(info);                                            \
 		(g)->topframe = &fp->h;                                        \
 	} while (0)
+#define GL_FRAME_ENTER(g, T, fp, fpoff, info) GL_FRAME_ENTERZ(g, T, fp, fpoff, info, sizeof(T))
 
 /* After any call the stack may have moved: re-derive the data frame from
  * the frame pointer, which copystack relocated (S2). */
