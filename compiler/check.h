@@ -68,6 +68,7 @@ extern int64_t curiota;
 /* escape.c */
 void escapeanalysis(void);
 void escapereport(void); /* glc build -m */
+Obj *calleeparam(Node *call, int i, bool recv); /* the callee's parameter, if the analysis knows it */
 
 /* check.c */
 void checkblock(Node *n);

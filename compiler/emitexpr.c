@@ -881,11 +881,42 @@ static const char *binary(Node *n) {
 	return arith(n, a, b);
 }
 
+/* new(T) or &T{...} whose address does not escape (escape.c): a frame
+ * member of its own (not a reused temporary: it lives as long as the
+ * pointers to it), zeroed at each evaluation. */
+static const char *stackalloc(Obj *site, Type *t) {
+	if (!site->cname) {
+		site->cname = cname("alloc");
+		bprintf(haspointers(t) ? &fn->frameptr : &fn->frame, "\t%s %s; /* new(%s) that does not escape, %s:%d */\n",
+			ctype(t), site->cname, typestr(t), fileof(site->pos), site->pos.line);
+		if (haspointers(t)) {
+			vpush(&fn->frameslots, (void *)site->cname);
+			vpush(&fn->frametypes, t);
+		}
+	}
+	line("memset(&fp->%s, 0, sizeof fp->%s);", site->cname, site->cname);
+	return xprintf("(&fp->%s)", site->cname);
+}
+
 static const char *unary(Node *n) {
 	Type *t = n->type;
 	switch (n->op) {
-	case TK_AND:
+	case TK_AND: {
+		Node *x = n->a;
+		while (x->kind == N_PAREN)
+			x = x->a;
+		if (x->kind == N_COMPLIT && n->obj && n->obj->isalloc && !n->obj->escapes) {
+			Type *ct = x->type;
+			const char *p = stackalloc(n->obj, ct);
+			extern void fillcomplit(Node *n, Type *t, const char *dst);
+			if (under(ct)->kind == T_STRUCT || under(ct)->kind == T_ARRAY)
+				fillcomplit(x, ct, xprintf("(*%s)", p));
+			else
+				line("*%s = %s;", p, expr(x));
+			return p;
+		}
 		return addrof(n->a);
+	}
 	case TK_SUB:
 		return xprintf("((%s)(-%s))", ctype(t), exprto(n->a, t));
 	case TK_ADD:
@@ -1139,9 +1170,17 @@ static void evalargs(Node *n, Type *sig, Vec *args) {
 				break;
 			}
 			const char *s = frametemp(pt);
-			pcline();
-			callto(s, xprintf("(GlSlice){gl_newarray(g, %s, %d), %d, %d}", typedesc(et), extra, extra, extra));
-			afterCall(false);
+			Obj *p = calleeparam(n, np - 1, false);
+			if (p && !p->escapes) {
+				/* the callee keeps no reference to the slice: its array
+				 * can be in this frame, as Go does */
+				const char *arr = frametemp(arrayof(et, extra));
+				line("%s = (GlSlice){%s.a, %d, %d};", s, arr, extra, extra);
+			} else {
+				pcline();
+				callto(s, xprintf("(GlSlice){gl_newarray(g, %s, %d), %d, %d}", typedesc(et), extra, extra, extra));
+				afterCall(false);
+			}
 			for (int j = 0; j < extra; j++)
 				line("((%s *)%s.ptr)[%d] = %s;", ctype(et), s, j,
 				     conv(vals.v[np - 1 + j], vtypes.v[np - 1 + j], et));
@@ -1416,6 +1455,8 @@ static const char *builtin(Node *n) {
 	}
 	case B_NEW: {
 		Type *t = x->type;
+		if (n->obj && n->obj->isalloc && !n->obj->escapes)
+			return stackalloc(n->obj, t);
 		const char *r = temp(n->type);
 		pcline();
 		callto(r, xprintf("newobject(%s)", typedesc(t)));

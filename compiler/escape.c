@@ -29,6 +29,7 @@ typedef struct Flow {
 } Flow;
 
 typedef struct Esc {
+	int loopdepth;  /* of the statement being walked */
 	Vec flows;      /* Flow* */
 	Vec addrof;     /* pairs (x, holder): &x stored in holder */
 	Vec escroots;   /* locals whose address escapes directly */
@@ -37,6 +38,23 @@ typedef struct Esc {
 } Esc;
 
 static bool changed;
+
+/* Each new(T) and &T{...} is an allocation site: a pseudo-variable that
+ * can stay in the data frame like a local if its address does not escape.
+ * Inside a loop a site gives a fresh object each iteration; the frame has
+ * one slot for it, so the site must escape if its address can reach a
+ * variable that outlives the iteration (declared in an outer loop). */
+static Obj *allocsite(Esc *e, Node *n, Type *t) {
+	if (!n->obj) {
+		Obj *o = newobj(O_VAR, intern("(alloc)"), n->pos);
+		o->type = t;
+		o->isalloc = true;
+		o->addrtaken = true;
+		n->obj = o;
+	}
+	n->obj->loopdepth = e->loopdepth;
+	return n->obj;
+}
 
 static bool islocal(Obj *o) {
 	return o && o->kind == O_VAR && !o->global && !o->isfield;
@@ -124,7 +142,7 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 			while (x->kind == N_PAREN)
 				x = x->a;
 			if (x->kind == N_COMPLIT) {
-				/* &T{...}: always on the heap; what it holds escapes */
+				addroot(e, roots, allocsite(e, n, x->type));
 				return;
 			}
 			Obj *r = rootvar(x);
@@ -156,6 +174,8 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 		}
 		if ((n->flags & NF_CALLEE_BUILTIN) && n->ival == B_APPEND && n->list.n)
 			sources(e, n->list.v[0], roots, holds); /* the result may be the first slice */
+		if ((n->flags & NF_CALLEE_BUILTIN) && n->ival == B_NEW && n->type)
+			addroot(e, roots, allocsite(e, n, under(n->type)->elem));
 		return;
 	case N_COMPLIT:
 		/* a struct or array value holds what its elements hold */
@@ -218,7 +238,7 @@ static void assignto(Esc *e, Node *l, Node *n) {
 static void walkexpr(Esc *e, Node *n);
 
 /* A parameter of a function the analysis knows, or NULL. */
-static Obj *calleeparam(Node *call, int i, bool recv) {
+Obj *calleeparam(Node *call, int i, bool recv) {
 	Node *f = call->a;
 	while (f->kind == N_PAREN)
 		f = f->a;
@@ -346,13 +366,14 @@ static void walkexpr(Esc *e, Node *n) {
 			while (x->kind == N_PAREN)
 				x = x->a;
 			if (x->kind == N_COMPLIT) {
-				/* &T{...} is a heap object: everything in it escapes */
+				/* &T{...}: its elements are stored in the allocation */
+				Obj *site = allocsite(e, n, x->type);
 				for (int i = 0; i < x->list.n; i++) {
 					Node *el = x->list.v[i];
 					if (el->kind == N_KEYVAL)
 						el = el->b;
 					walkexpr(e, el);
-					escape(e, el);
+					flowto(e, el, site);
 				}
 				return;
 			}
@@ -439,6 +460,12 @@ static void walkstmt(Esc *e, Node *n) {
 		return;
 	case N_ASSIGN:
 	case N_DEFINE:
+		if (n->kind == N_DEFINE)
+			for (int i = 0; i < n->list.n; i++) {
+				Node *v = n->list.v[i];
+				if (v->kind == N_IDENT && v->obj && v->ival == 1)
+					v->obj->loopdepth = e->loopdepth;
+			}
 		if (n->kind == N_ASSIGN && n->op) {
 			walkexpr(e, n->list.v[0]);
 			walkexpr(e, n->list2.v[0]);
@@ -458,6 +485,11 @@ static void walkstmt(Esc *e, Node *n) {
 		if (n->op == TK_VAR)
 			for (int i = 0; i < n->list.n; i++) {
 				Node *spec = n->list.v[i];
+				for (int j = 0; j < spec->list.n; j++) {
+					Node *v = spec->list.v[j];
+					if (v->obj)
+						v->obj->loopdepth = e->loopdepth;
+				}
 				if (spec->list2.n)
 					walkassign(e, &spec->list, &spec->list2);
 			}
@@ -472,13 +504,21 @@ static void walkstmt(Esc *e, Node *n) {
 		walkstmt(e, n->d);
 		return;
 	case N_FOR:
+		e->loopdepth++;
 		walkstmt(e, n->a);
 		walkexpr(e, n->b);
 		walkstmt(e, n->c);
 		walkstmt(e, n->d);
+		e->loopdepth--;
 		return;
 	case N_RANGE:
 		walkexpr(e, n->a);
+		e->loopdepth++;
+		for (int i = 0; i < n->list.n; i++) {
+			Node *v = n->list.v[i];
+			if (v->kind == N_IDENT && v->obj && n->op == 1)
+				v->obj->loopdepth = e->loopdepth;
+		}
 		/* ranging over a local array by value copies it; the key and value
 		 * variables receive elements (which hold what the array holds) */
 		for (int i = 0; i < n->list.n; i++) {
@@ -489,6 +529,7 @@ static void walkstmt(Esc *e, Node *n) {
 				escape(e, n->a);
 		}
 		walkstmt(e, n->d);
+		e->loopdepth--;
 		return;
 	case N_SWITCH:
 	case N_TYPESWITCH:
@@ -560,10 +601,34 @@ static void solve(Esc *e) {
 			}
 		}
 	}
-	/* an address stored in an escaping holder escapes */
-	for (int i = 0; i + 1 < e->addrof.n; i += 2)
-		if (has(&e->eschold, e->addrof.v[i + 1]))
-			add(&e->escroots, e->addrof.v[i]);
+	/* an address stored in an escaping holder escapes; an allocation site
+	 * whose address reaches a variable outliving its loop iteration too */
+	for (int i = 0; i + 1 < e->addrof.n; i += 2) {
+		Obj *r = e->addrof.v[i], *h = e->addrof.v[i + 1];
+		if (has(&e->eschold, h))
+			add(&e->escroots, r);
+		if (r->isalloc && !h->isalloc && h->loopdepth < r->loopdepth)
+			add(&e->escroots, r);
+	}
+	/* ... also through holders: q := p, where p holds the site */
+	for (int j = 0; j + 1 < e->addrof.n; j += 2) {
+		Obj *r = e->addrof.v[j];
+		if (!r->isalloc || r->loopdepth == 0 || has(&e->escroots, r))
+			continue;
+		Vec reach = {0};
+		vpush(&reach, e->addrof.v[j + 1]);
+		for (int k = 0; k < reach.n; k++)
+			for (int i = 0; i < e->flows.n; i++) {
+				Flow *f = e->flows.v[i];
+				if (f->from == reach.v[k])
+					add(&reach, f->to);
+			}
+		for (int k = 0; k < reach.n; k++) {
+			Obj *h = reach.v[k];
+			if (!h->isalloc && h->loopdepth < r->loopdepth)
+				add(&e->escroots, r);
+		}
+	}
 	/* a parameter whose value escapes: callers must treat it so */
 	FuncInfo *fi = e->fi;
 	Vec params = fi->params;

@@ -101,6 +101,8 @@ struct Obj {
 	bool addrtaken;     /* &x or a pointer method call on x */
 	bool onheap;        /* escape analysis moved it to the heap */
 	bool escapes;       /* escape.c: its address (or, for a parameter, its value) may outlive the frame */
+	bool isalloc;       /* escape.c: an allocation site (new(T), &T{...}) */
+	int loopdepth;      /* escape.c: loops around its declaration */
 	bool isfield;
 	bool ismethod;
 	bool embedded;
