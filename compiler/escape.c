@@ -158,6 +158,10 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 			sources(e, n->a, roots, holds); /* s[i:j] of a slice holds what s holds */
 		return;
 	}
+	case N_TYPEASSERT:
+		/* x.(T) gives back what the interface x holds */
+		sources(e, n->a, roots, holds);
+		return;
 	case N_SELECTOR:
 		/* a field of a holder struct (not through a pointer) */
 		if (n->op == SEL_FIELD && n->a->type && under(n->a->type)->kind != T_POINTER)
@@ -168,7 +172,7 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 			Type *to = n->type;
 			/* conversions that copy (to string, []byte(s)) hold nothing */
 			if (to && (under(to)->kind == T_POINTER || under(to)->kind == T_UNSAFEPTR || under(to)->kind == T_SLICE ||
-				   under(to)->kind == T_STRUCT))
+				   under(to)->kind == T_STRUCT || under(to)->kind == T_INTERFACE))
 				sources(e, n->list.v[0], roots, holds);
 			return;
 		}
@@ -314,7 +318,9 @@ static void walkcall(Esc *e, Node *n) {
 		if (!p || p->escapes)
 			escape(e, f->a);
 	} else if (f->kind == N_SELECTOR && f->op == SEL_IMETHOD) {
-		/* the receiver is in an interface: already boxed */
+		/* an interface holds a pointer-shaped value in its data word
+		 * itself, and the method called is unknown: what it holds escapes */
+		escape(e, f->a);
 	}
 	bool spread = n->flags & NF_COMMAOK;
 	for (int i = 0; i < n->list.n; i++) {
