@@ -121,6 +121,40 @@ static void addroot(Esc *e, Vec *roots, Obj *r) {
 	add(&e->eschold, r);
 }
 
+static void sources(Esc *e, Node *n, Vec *roots, Vec *holds);
+
+/* The sources of &x: a local's address (x, x.f, x[i] of an array), or,
+ * when x's storage is reached through a pointer or a slice (p.f, s[i],
+ * *p), whatever that pointer or slice holds. */
+static void addrsources(Esc *e, Node *x, Vec *roots, Vec *holds) {
+	while (x->kind == N_PAREN)
+		x = x->a;
+	Obj *r = rootvar(x);
+	if (r) {
+		addroot(e, roots, r);
+		return;
+	}
+	switch (x->kind) {
+	case N_SELECTOR:
+		if (x->op == SEL_FIELD) {
+			if (x->a->type && under(x->a->type)->kind == T_POINTER)
+				sources(e, x->a, roots, holds);
+			else
+				addrsources(e, x->a, roots, holds);
+		}
+		return;
+	case N_INDEX:
+		if (x->a->type && under(x->a->type)->kind == T_ARRAY)
+			addrsources(e, x->a, roots, holds);
+		else
+			sources(e, x->a, roots, holds);
+		return;
+	case N_STAR:
+		sources(e, x->a, roots, holds);
+		return;
+	}
+}
+
 /* What an expression's value may hold: addresses of locals (roots) and
  * the contents of holders (holds).  Values loaded through pointers or
  * returned by calls hold no stack address: any store or pass that could put
@@ -145,9 +179,7 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 				addroot(e, roots, allocsite(e, n, x->type));
 				return;
 			}
-			Obj *r = rootvar(x);
-			if (r)
-				addroot(e, roots, r);
+			addrsources(e, x, roots, holds);
 		}
 		return;
 	case N_SLICEEXPR: {
@@ -312,6 +344,14 @@ static void walkcall(Esc *e, Node *n) {
 			add(&e->eschold, r); /* the method may read what r holds */
 			if (!p || p->escapes)
 				add(&e->escroots, r);
+		} else if (!p || p->escapes) {
+			/* &p.f for a pointer p: what p holds goes to the method */
+			Vec roots = {0}, holds = {0};
+			addrsources(e, f->a, &roots, &holds);
+			for (int i = 0; i < roots.n; i++)
+				add(&e->escroots, roots.v[i]);
+			for (int i = 0; i < holds.n; i++)
+				add(&e->eschold, holds.v[i]);
 		}
 	} else if (f->kind == N_SELECTOR && f->op == SEL_METHOD) {
 		Obj *p = calleeparam(n, 0, true);
@@ -390,11 +430,12 @@ static void walkexpr(Esc *e, Node *n) {
 		if (n->op == SEL_METHOD || n->op == SEL_IMETHOD) {
 			/* a method value binds its receiver in a closure */
 			if (n->ival & RECV_ADDR) {
-				Obj *r = rootvar(n->a);
-				if (r) {
-					r->addrtaken = true;
-					add(&e->escroots, r);
-				}
+				Vec roots = {0}, holds = {0};
+				addrsources(e, n->a, &roots, &holds);
+				for (int i = 0; i < roots.n; i++)
+					add(&e->escroots, roots.v[i]);
+				for (int i = 0; i < holds.n; i++)
+					add(&e->eschold, holds.v[i]);
 			}
 			escape(e, n->a);
 		}
@@ -577,10 +618,13 @@ static void walkstmt(Esc *e, Node *n) {
 			c = c->a;
 		walkexpr(e, c->a);
 		if (c->a->kind == N_SELECTOR && (c->a->op == SEL_METHOD || c->a->op == SEL_IMETHOD)) {
-			Obj *r = (c->a->ival & RECV_ADDR) ? rootvar(c->a->a) : NULL;
-			if (r) {
-				r->addrtaken = true;
-				add(&e->escroots, r);
+			if (c->a->ival & RECV_ADDR) {
+				Vec roots = {0}, holds = {0};
+				addrsources(e, c->a->a, &roots, &holds);
+				for (int i = 0; i < roots.n; i++)
+					add(&e->escroots, roots.v[i]);
+				for (int i = 0; i < holds.n; i++)
+					add(&e->eschold, holds.v[i]);
 			}
 			escape(e, c->a->a);
 		}
@@ -661,6 +705,14 @@ static void analyze(FuncInfo *fi) {
 	if (!body)
 		return;
 	walkstmts(&e, &body->list);
+	/* a captured variable lives in a heap box: what it holds escapes */
+	for (int i = 0; i < fi->locals.n; i++) {
+		Obj *o = fi->locals.v[i];
+		if (o->captured)
+			add(&e.eschold, o);
+	}
+	if (fi->recv && fi->recv->captured)
+		add(&e.eschold, fi->recv);
 	/* a func literal's parameters are reached through func values */
 	if (fi->node->kind == N_FUNCLIT)
 		for (int i = 0; i < fi->params.n; i++)
