@@ -226,6 +226,16 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 	}
 }
 
+/* The address of x goes somewhere the analysis cannot follow. */
+static void escapeaddr(Esc *e, Node *x) {
+	Vec roots = {0}, holds = {0};
+	addrsources(e, x, &roots, &holds);
+	for (int i = 0; i < roots.n; i++)
+		add(&e->escroots, roots.v[i]);
+	for (int i = 0; i < holds.n; i++)
+		add(&e->eschold, holds.v[i]);
+}
+
 /* The value of n goes somewhere the analysis cannot follow. */
 static void escape(Esc *e, Node *n) {
 	Vec roots = {0}, holds = {0};
@@ -346,12 +356,7 @@ static void walkcall(Esc *e, Node *n) {
 				add(&e->escroots, r);
 		} else if (!p || p->escapes) {
 			/* &p.f for a pointer p: what p holds goes to the method */
-			Vec roots = {0}, holds = {0};
-			addrsources(e, f->a, &roots, &holds);
-			for (int i = 0; i < roots.n; i++)
-				add(&e->escroots, roots.v[i]);
-			for (int i = 0; i < holds.n; i++)
-				add(&e->eschold, holds.v[i]);
+			escapeaddr(e, f->a);
 		}
 	} else if (f->kind == N_SELECTOR && f->op == SEL_METHOD) {
 		Obj *p = calleeparam(n, 0, true);
@@ -430,12 +435,7 @@ static void walkexpr(Esc *e, Node *n) {
 		if (n->op == SEL_METHOD || n->op == SEL_IMETHOD) {
 			/* a method value binds its receiver in a closure */
 			if (n->ival & RECV_ADDR) {
-				Vec roots = {0}, holds = {0};
-				addrsources(e, n->a, &roots, &holds);
-				for (int i = 0; i < roots.n; i++)
-					add(&e->escroots, roots.v[i]);
-				for (int i = 0; i < holds.n; i++)
-					add(&e->eschold, holds.v[i]);
+				escapeaddr(e, n->a);
 			}
 			escape(e, n->a);
 		}
@@ -619,12 +619,7 @@ static void walkstmt(Esc *e, Node *n) {
 		walkexpr(e, c->a);
 		if (c->a->kind == N_SELECTOR && (c->a->op == SEL_METHOD || c->a->op == SEL_IMETHOD)) {
 			if (c->a->ival & RECV_ADDR) {
-				Vec roots = {0}, holds = {0};
-				addrsources(e, c->a->a, &roots, &holds);
-				for (int i = 0; i < roots.n; i++)
-					add(&e->escroots, roots.v[i]);
-				for (int i = 0; i < holds.n; i++)
-					add(&e->eschold, holds.v[i]);
+				escapeaddr(e, c->a->a);
 			}
 			escape(e, c->a->a);
 		}
