@@ -1057,6 +1057,37 @@ const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *rec
 	return s;
 }
 
+/* Queue a GL_FIXPARAM for every pointer word of a parameter passed by
+ * value in registers: a pointer, the data word of an interface, the bytes
+ * of a string, and the same inside a struct of at most 16 bytes.  Any of
+ * them may point into the caller's frame (an interface holding &local, a
+ * string of a stack buffer), and the caller's frame moves if the prologue
+ * grows the stack (S4).  Map, chan and func values are always on the heap. */
+static void fixwords(const char *expr, Type *t) {
+	Type *u = under(t);
+	switch (u->kind) {
+	case T_POINTER: case T_UNSAFEPTR:
+		vpush(&fn->fixparams, (void *)expr);
+		break;
+	case T_INTERFACE:
+		vpush(&fn->fixparams, (void *)xprintf("%s.data", expr));
+		break;
+	case T_STRING:
+		vpush(&fn->fixparams, (void *)xprintf("%s.ptr", expr));
+		break;
+	case T_STRUCT:
+		for (int i = 0; i < u->fields.n; i++) {
+			Field *f = u->fields.v[i];
+			if (haspointers(f->type))
+				fixwords(xprintf("%s.%s", expr, cfield(f->name)), f->type);
+		}
+		break;
+	case T_ARRAY: /* arrays go by pointer (bypointer) */
+	default:
+		break;
+	}
+}
+
 /* The C name of a parameter: C locals keep it; others arrive as p%d and
  * are copied into the frame or a box in the prologue. */
 static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entry) {
@@ -1066,8 +1097,10 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 	const char *src = byptr ? xprintf("*%s", cparam) : cparam;
 	/* a pointer into the caller's frame (an aggregate passed by pointer, a
 	 * receiver &x.f) moves with the stack if the prologue grows it (S4) */
-	if (byptr || under(t)->kind == T_POINTER || under(t)->kind == T_UNSAFEPTR)
+	if (byptr)
 		vpush(&fn->fixparams, (void *)cparam);
+	else
+		fixwords(cparam, t);
 	switch (o->slot) {
 	case S_LOCAL:
 		bprintf(entry, "\t%s = %s;\n", o->cname, src);
