@@ -8,7 +8,11 @@
 
 /* Before writing any file: the C names of every package's objects. */
 void emitprepare(void);
-/* The C file of one package (the main package's includes main()). */
-void emitunit(Package *p, FILE *out);
+/* The C of one package: generated once, written in one or more parts
+ * (see splitunit). */
+#define GL_MAXPARTS 16
+void emitunit(Package *p);
+int splitunit(int maxparts, int64_t minsize);
+void writepart(Package *p, int part, FILE *out);
 
 #endif

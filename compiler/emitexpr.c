@@ -1715,7 +1715,8 @@ static const char *closure(Node *n) {
 	FuncInfo *li = n->aux;
 	if (!li->captures.n) {
 		const char *nm = xprintf("%s__fv", li->cname);
-		bprintf(&gdecls, "static const GlFunc %s = {(void (*)(void))%s};\n", nm, li->cname);
+		/* with the function (gfuncs), as li is a static of its part */
+		bprintf(&gfuncs, "static const GlFunc %s = {(void (*)(void))%s};\n", nm, li->cname);
 		return xprintf("((GlFunc *)&%s)", nm);
 	}
 	Vec fts = {0};

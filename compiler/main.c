@@ -461,6 +461,13 @@ static int compile(Opts *o, const char *exe) {
 	for (int i = 0; i < ccargs.n; i++)
 		base = hashstr(ccargs.v[i], base);
 	const char *cache = cachedir();
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu < 1)
+		ncpu = 1;
+	/* GLCPARTS=n cuts every uncached package into n parts (a test of the
+	 * cutting); otherwise parts of at least 256 KB of C, one per CPU
+	 * (about 0.5 s of cc -O2 each) */
+	const char *forceparts = getenv("GLCPARTS");
 	Vec objs = {0}, jobs = {0};
 	for (int i = 0; i < allpackages.n; i++) {
 		Package *p = allpackages.v[i];
@@ -468,29 +475,42 @@ static int compile(Opts *o, const char *exe) {
 		/* the standard library is cached; the program itself is not (every
 		 * test program would stay in the cache forever) */
 		bool cached = cache && strcmp(p->path, "main") != 0;
-		const char *obj = cached ? xprintf("%s/%016llx.o", cache, (unsigned long long)key)
-					 : xprintf("%s/%s.o", workdir, p->cprefix);
-		vpush(&objs, (void *)obj);
+		const char *obj = cached ? xprintf("%s/%016llx.o", cache, (unsigned long long)key) : NULL;
 		bool have = cached && isfile(obj);
-		if (have && !o->work)
+		if (have && !o->work) {
+			vpush(&objs, (void *)obj);
 			continue;
-		const char *cpath = xprintf("%s/%s.c", workdir, p->cprefix);
-		FILE *out = fopen(cpath, "w");
-		if (!out)
-			fatal("cannot write %s: %s", cpath, strerror(errno));
-		emitunit(p, out);
-		if (fclose(out))
-			fatal("cannot write %s: %s", cpath, strerror(errno));
-		if (!have) {
-			vpush(&jobs, (void *)cpath);
-			vpush(&jobs, (void *)obj);
+		}
+		emitunit(p);
+		/* a cached package stays one object; packages compile in
+		 * parallel with each other anyway */
+		int n = 1;
+		if (!cached)
+			n = forceparts && *forceparts ? splitunit(atoi(forceparts), 0) : splitunit((int)ncpu, 256 << 10);
+		else
+			splitunit(1, 0);
+		for (int part = 0; part < n; part++) {
+			const char *stem = n > 1 ? xprintf("%s/%s.%d", workdir, p->cprefix, part) : xprintf("%s/%s", workdir, p->cprefix);
+			const char *cpath = xprintf("%s.c", stem);
+			FILE *out = fopen(cpath, "w");
+			if (!out)
+				fatal("cannot write %s: %s", cpath, strerror(errno));
+			writepart(p, part, out);
+			if (fclose(out))
+				fatal("cannot write %s: %s", cpath, strerror(errno));
+			if (!cached)
+				obj = xprintf("%s.o", stem);
+			vpush(&objs, (void *)obj);
+			if (!have) {
+				vpush(&jobs, (void *)cpath);
+				vpush(&jobs, (void *)obj);
+			}
 		}
 	}
 	if (nerrors())
 		flusherrors();
 	/* compile what is missing, as many at once as there are CPUs */
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int rc = runjobs(&ccargs, &jobs, ncpu > 0 ? (int)ncpu : 1, o->x);
+	int rc = runjobs(&ccargs, &jobs, (int)ncpu, o->x);
 	if (rc) {
 		fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
 		return 3;
