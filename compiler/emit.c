@@ -126,6 +126,7 @@ static Vec wrappers;
 
 const char *wrapperentry(const char *name) {
 	vpush(&wrappers, (void *)name);
+	stackrec(unitpkg, name, name, (Pos){0}, SR_WRAPPER, NULL);
 	return xprintf("\tGL_PCLINE(%s__info, 0);\n", name);
 }
 

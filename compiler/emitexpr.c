@@ -951,7 +951,11 @@ static const char *index_(Node *n) {
 		line("%s = %s;", k, exprto(n->b, xt->key));
 		const char *r = temp(xt->elem);
 		pcline();
-		callto(r, xprintf("*(%s *)mapaccess1(g, %s, %s, &%s)", ctype(xt->elem), typedesc(mt), m, k));
+		/* the element is copied after the call through the pointer: a
+		 * C temporary of the element type could make the fixed C frame
+		 * larger than the band (stackcheck.c) */
+		line("{ const void *r_ = mapaccess1(g, %s, %s, &%s); RELOAD; %s = *(const %s *)r_; }", typedesc(mt), m, k, r,
+		     ctype(xt->elem));
 		afterCall(true);
 		return r;
 	}
@@ -1061,12 +1065,16 @@ static Callee callee(Node *n, bool laterCalls) {
 	if ((f->kind == N_IDENT || (f->kind == N_SELECTOR && f->op == SEL_PKG)) && f->obj && f->obj->kind == O_FUNC) {
 		c.kind = 0;
 		c.fname = funcsym(f->obj);
+		if (fn->nosplit)
+			vpush(&fn->callees, (void *)intern(c.fname));
 		return c;
 	}
 	if (f->kind == N_SELECTOR && f->op == SEL_METHOD) {
 		Method *m = f->meth;
 		c.kind = 1;
 		c.fname = funcsym(m->fn);
+		if (fn->nosplit)
+			vpush(&fn->callees, (void *)intern(c.fname));
 		Type *t;
 		const char *base;
 		Node *x = f->a;

@@ -40,6 +40,7 @@ struct Fn {
 	Type *rtype;            /* the C result: single type or tuple */
 	bool leaf;              /* no calls at all: no prologue check */
 	bool nosplit;
+	Vec callees;             /* nosplit: the gl functions it calls (stackcheck.c) */
 	int line;               /* current source line */
 	const char *file;
 	Vec fixparams;          /* pointer parameters needing GL_FIXPARAM */

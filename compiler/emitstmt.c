@@ -1149,6 +1149,7 @@ void emitfunc(FuncInfo *fi) {
 	Buf *savedout = out;
 	fn = &f;
 	f.fi = fi;
+	f.leaf = true; /* until it makes a call (pcline) */
 	Node *node = fi->node;
 	bool islit = node->kind == N_FUNCLIT;
 	f.closure = islit;
@@ -1257,6 +1258,9 @@ void emitfunc(FuncInfo *fi) {
 		bprintf(g, "\t%s *fp;\n\tuintptr_t fpoff;\n", fs);
 	bput(g, bstr(&f.decls));
 	bprintf(g, "\tGL_PCLINE(%s, %d);\n", f.info, node->pos.line);
+	/* a nosplit function that calls nothing is a leaf too */
+	stackrec(curpkg, f.cname, f.gname, node->pos,
+		 f.leaf && (f.nosplit || !f.hasframe) ? SR_LEAF : f.nosplit ? SR_NOSPLIT : SR_CHECKED, &f.callees);
 	if (f.nosplit)
 		bprintf(g, "\t/* //gl:nosplit: no stack check */\n");
 	else if (!f.hasframe && f.leaf)
@@ -1268,7 +1272,8 @@ void emitfunc(FuncInfo *fi) {
 		bprintf(g, "\tGL_STACKCHECK(g, %s, %s);\n", f.hasframe ? xprintf("sizeof(%s)", fs) : "0", bstr(&fx));
 	}
 	if (f.hasframe)
-		bprintf(g, "\tGL_FRAME_ENTERZ(g, %s, fp, fpoff, %s, %s);\n", fs, f.info,
+		bprintf(g, f.nosplit ? "\tGL_FRAME_ENTERSZ(g, %1$s, sizeof(%1$s), fp, fpoff, %2$s, %3$s);\n"
+				     : "\tGL_FRAME_ENTERZ(g, %1$s, fp, fpoff, %2$s, %3$s);\n", fs, f.info,
 			!f.frameptr.n ? "sizeof(GlFrame)" : f.frame.n ? xprintf("offsetof(%s, %s)", fs, firstmember(&f.frame)) : xprintf("sizeof(%s)", fs));
 	bput(g, bstr(&entry));
 	bput(g, bstr(&f.body));

@@ -257,6 +257,14 @@ static uint64_t packagekey(Package *p, uint64_t base) {
 /* Compile jobs (pairs: C file, object) with up to n compilers at once; each
  * object is written under a temporary name and renamed, so a concurrent glc
  * never sees half of it. */
+/* cc -fstack-usage writes x.su for the object x.o */
+static const char *sufile(const char *obj) {
+	size_t n = strlen(obj);
+	if (n > 2 && !strcmp(obj + n - 2, ".o"))
+		n -= 2;
+	return xprintf("%.*s.su", (int)n, obj);
+}
+
 static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo) {
 	int running = 0, failed = 0;
 	for (int i = 0; i < jobs->n || running;) {
@@ -301,10 +309,14 @@ static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo) {
 			if (atoi(jobs->v[k]) == pid) {
 				char *names = jobs->v[k + 1], *nl = strchr(names, '\n');
 				*nl = 0;
-				if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+				/* cc named it after the temporary object x.o.PID.tmp */
+				const char *su = xprintf("%.*s.su", (int)(strlen(names) - 4), names);
+				if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+					rename(su, sufile(nl + 1));
 					rename(names, nl + 1);
-				else {
+				} else {
 					unlink(names);
+					unlink(su);
 					failed = 1;
 				}
 			}
@@ -452,6 +464,8 @@ static int compile(Opts *o, const char *exe) {
 	/* a call in tail position must keep its caller's frame in tracebacks */
 	vpush(&ccargs, "-fno-optimize-sibling-calls");
 	vpush(&ccargs, "-std=gnu11");
+	/* the C frame sizes, for the reserve-band check (stackcheck.c) */
+	vpush(&ccargs, "-fstack-usage");
 	vpush(&ccargs, xprintf("-I%s", rootinc));
 
 	/* one C file per package; each package's object is cached under a key
@@ -469,6 +483,8 @@ static int compile(Opts *o, const char *exe) {
 	 * (about 0.5 s of cc -O2 each) */
 	const char *forceparts = getenv("GLCPARTS");
 	Vec objs = {0}, jobs = {0};
+	Vec *pkgobjs = xalloc(allpackages.n * sizeof *pkgobjs);
+	const char **stks = xalloc(allpackages.n * sizeof *stks);
 	for (int i = 0; i < allpackages.n; i++) {
 		Package *p = allpackages.v[i];
 		uint64_t key = packagekey(p, base);
@@ -476,7 +492,9 @@ static int compile(Opts *o, const char *exe) {
 		 * test program would stay in the cache forever) */
 		bool cached = cache && strcmp(p->path, "main") != 0;
 		const char *obj = cached ? xprintf("%s/%016llx.o", cache, (unsigned long long)key) : NULL;
-		bool have = cached && isfile(obj);
+		/* .stk is written once the package passed the stack check */
+		stks[i] = cached ? xprintf("%s/%016llx.stk", cache, (unsigned long long)key) : NULL;
+		bool have = cached && isfile(obj) && isfile(stks[i]);
 		if (have && !o->work) {
 			vpush(&objs, (void *)obj);
 			continue;
@@ -501,19 +519,38 @@ static int compile(Opts *o, const char *exe) {
 			if (!cached)
 				obj = xprintf("%s.o", stem);
 			vpush(&objs, (void *)obj);
+			vpush(&pkgobjs[i], (void *)obj);
 			if (!have) {
 				vpush(&jobs, (void *)cpath);
 				vpush(&jobs, (void *)obj);
 			}
 		}
 	}
-	if (nerrors())
+	if (nerrors()) {
+		rmworkdir(o->work);
 		flusherrors();
+	}
 	/* compile what is missing, as many at once as there are CPUs */
 	int rc = runjobs(&ccargs, &jobs, (int)ncpu, o->x);
 	if (rc) {
 		fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
 		return 3;
+	}
+	/* in import order, so that a nosplit chain into another package
+	 * finds that package's entry sizes */
+	for (int i = 0; i < allpackages.n; i++) {
+		if (!pkgobjs[i].n) {
+			stackload(allpackages.v[i], stks[i]);
+			continue;
+		}
+		Vec sus = {0};
+		for (int k = 0; k < pkgobjs[i].n; k++)
+			vpush(&sus, (void *)sufile(pkgobjs[i].v[k]));
+		stackcheck(allpackages.v[i], &sus, stks[i]);
+	}
+	if (nerrors()) {
+		rmworkdir(o->work);
+		flusherrors();
 	}
 	Vec argv = {0};
 	pushwords(&argv, cc && *cc ? cc : GL_CC);
