@@ -708,6 +708,11 @@ static void analyze(FuncInfo *fi) {
 	}
 	if (fi->recv && fi->recv->captured)
 		add(&e.eschold, fi->recv);
+	/* a named result is returned by a bare return (or read by a deferred
+	 * call after the return): what it holds escapes */
+	for (int i = 0; i < fi->results.n; i++)
+		if (fi->results.v[i])
+			add(&e.eschold, fi->results.v[i]);
 	/* a func literal's parameters are reached through func values */
 	if (fi->node->kind == N_FUNCLIT)
 		for (int i = 0; i < fi->params.n; i++)
