@@ -1221,8 +1221,9 @@ void emitfunc(FuncInfo *fi) {
 	srcline(node->pos);
 	Node *body = islit ? node->b : node->c;
 	stmts(&body->list);
-	/* falling off the end returns */
-	line("goto ret;");
+	/* falling off the end returns (unless a return just did) */
+	if (f.body.n < 10 || strcmp(f.body.s + f.body.n - 10, "goto ret;\n") != 0)
+		line("goto ret;");
 	bool hasdefer = fi->hasdefer;
 	f.hasframe = f.frame.n > 0 || f.frameptr.n > 0 || hasdefer;
 
