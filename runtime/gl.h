@@ -39,8 +39,9 @@
  * stackguard0, so the band only has to hold what runs without a check: the
  * runtime leaves called from generated code, morestack's register pushes and
  * a leaf's 128-byte red zone.  Go's linux/amd64 StackGuard is 928 bytes;
- * ours is the same number, checked for the runtime's leaves by
- * tests/stackusage.sh from gcc's -fstack-usage output. */
+ * ours is the same number.  glc checks generated code against it
+ * (compiler/stackcheck.c), tests/stackusage.py the runtime's entries
+ * (from gcc's -fcallgraph-info=su). */
 #define GL_STACK_GUARD 928
 /* Largest goroutine stack, as Go's maxstacksize on 64-bit. */
 #define GL_STACK_MAX 1000000000
