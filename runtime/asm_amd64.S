@@ -194,6 +194,21 @@ gl_mstart:
 	.size	gl_mstart, .-gl_mstart
 
 /*
+ * void gl_mexit(G *g0)
+ * Ends an M's scheduling loop: back on g0's stack where gl_mstart saved
+ * it (g0->sched.sp: gl_mstart's frame record), and return from gl_mstart
+ * to the thread's start function, which lets the thread exit (proc.c's
+ * mexit; Go's mstart returning into mexit).
+ */
+	.globl	gl_mexit
+	.type	gl_mexit, @function
+gl_mexit:
+	movq	G_sched_sp(%rdi), %rsp		/* gl_mstart's frame on g0 */
+	popq	%rbp				/* its caller's frame pointer */
+	ret					/* "return" from gl_mstart */
+	.size	gl_mexit, .-gl_mexit
+
+/*
  * gl_gostart: where a new goroutine starts, reached by gogo's ret from the
  * block newproc1 built: rbx = g, r12 = fn, r13 = arg, rbp = 0 (so the
  * saved-rbp chain ends at the goroutine's first frame), rsp = 0 mod 16.

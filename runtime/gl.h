@@ -309,6 +309,21 @@ struct G {
 	uint32_t waitreason;
 	bool preempt;
 	int64_t stackcopies;     /* observability: how many times this stack moved */
+	/* The scheduler's (proc.c, chan.c, select.c, time.c); generated code
+	 * never reads these. */
+	struct sudog *waiting;   /* sudogs of the channel operation or select this
+				  * G is parked in, in lock order (copystack
+				  * adjusts their elem) */
+	uint32_t selectDone;     /* atomic: a case of this G's select has won */
+	uint8_t parkingOnChan;   /* atomic: between gopark and chanparkcommit */
+	bool activeStackChans;   /* parked with sudogs pointing into the stack:
+				  * copystack locks their channels */
+	M *lockedm;              /* runtime.LockOSThread */
+	struct timer *timer;     /* time.Sleep's */
+	int64_t sleepWhen;
+	uint16_t *selorder;      /* select's pollorder and lockorder (heap) */
+	int64_t selordercap;
+	int64_t waitsince;       /* when it parked (for the goroutine dump) */
 };
 
 /* ---- the prologue and data frames ---- */

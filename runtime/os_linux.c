@@ -31,20 +31,43 @@ void os_Exit(G *g, int64_t code) {
 	_exit((int)code);
 }
 
-/* The key is copied to the heap, not the goroutine stack, to be NUL
- * terminated; getenv itself is a small leaf. */
-GlString os_Getenv(G *g, GlString key) {
-	(void)g;
-	if (key.len <= 0 || memchr(key.ptr, 0, (size_t)key.len))
-		return (GlString){0};
-	char *name = mallocgc((uint64_t)key.len + 1, NULL, false);
-	memcpy(name, key.ptr, (size_t)key.len);
-	name[key.len] = 0;
-	const char *v = getenv(name);
-	return v ? cstring(v) : (GlString){0};
-}
-
 int64_t os_Getpid(G *g) {
 	(void)g;
 	return (int64_t)getpid();
+}
+
+/* os.runtimeEnviron: the process's environment as the kernel passed it
+ * (after argv's terminating NULL); os keeps its own copy from here on, as
+ * Go's syscall.envs, so Setenv never calls libc. */
+void os_runtimeEnviron(G *g, GlSlice *out) {
+	(void)g;
+	char **envp = gl_argv + gl_argc + 1;
+	int64_t n = 0;
+	while (envp[n] != NULL)
+		n++;
+	GlString *a = mallocgc((uint64_t)n * sizeof(GlString), NULL, true);
+	for (int64_t i = 0; i < n; i++)
+		a[i] = cstring(envp[i]);
+	*out = (GlSlice){a, n, n};
+}
+
+/* os.syscall6: a raw Linux system call; the result is the kernel's (a
+ * negative errno on failure).  A leaf with no frame to speak of, so it
+ * runs on the goroutine stack.  Blocking calls (read of a pipe or a
+ * terminal) hold the thread: when the scheduler issue brings
+ * entersyscall/exitsyscall, they go around the syscall instruction here
+ * (Go's syscall.Syscall), so that the P is handed off while the call
+ * blocks. */
+uintptr_t os_syscall6(G *g, uintptr_t trap, uintptr_t a1, uintptr_t a2, uintptr_t a3, uintptr_t a4, uintptr_t a5,
+		      uintptr_t a6) {
+	(void)g;
+	register long r10 __asm__("r10") = (long)a4;
+	register long r8 __asm__("r8") = (long)a5;
+	register long r9 __asm__("r9") = (long)a6;
+	long ret;
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long)trap), "D"((long)a1), "S"((long)a2), "d"((long)a3), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return (uintptr_t)ret;
 }

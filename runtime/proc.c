@@ -3,30 +3,41 @@
  * by Go's names: G (goroutine), M (OS thread), P (the right to run gl
  * code, with its run queue), sched (global state).
  *
- * For now there is one M (m0, the process's main thread) and one P; the
- * scheduler issue adds more Ms, sysmon, timers and the netpoller on this
- * skeleton.  What is here is already the real mechanism: every goroutine
- * has its own growable stack; switches go through mcall/gogo
- * (asm_amd64.S), and the scheduler runs on the M's g0 stack — for m0, the
- * OS stack gl_main was called on.
+ * GLMAXPROCS Ps (default: the CPUs in the affinity mask).  An M runs gl
+ * code only while it holds a P; Ms are threads created as needed
+ * (pthread_create) and parked on a futex note when idle.  Each P has a
+ * lock-free run queue of 256 Gs plus runnext; there is a global queue
+ * under sched.lock; idle Ps steal half of another P's queue.
  *
  *   gl_main ─ schedinit ─ newproc1(runtime_main) ─ gl_mstart(mstart1)
  *   mstart1 ─ schedule ─ findRunnable ─ execute ─ gogo ─► main goroutine
- *   gopark ─ mcall(park_m) ─ schedule ...    goready ─ runqput(runnext)
+ *   gopark ─ mcall(park_m) ─ schedule ...    goready ─ runqput(runnext) ─ wakep
  *   goroutine returns ─ goexit1 ─ mcall(goexit0) ─ schedule ...
+ *   findRunnable: local runq, global runq (every 61 ticks first), timers,
+ *     steal from other Ps (spinning), then release the P and either wait
+ *     in netpoll until the next timer or stopm (sleep on m->park).
  *
- * Also here: getg (TLS, S9), fastrand, locks, nanotime, and the
- * synchronous-signal handler (until signal_linux.c exists).
+ * The switch itself (mcall/gogo, asm_amd64.S) is a handful of
+ * instructions, and parking never enters the kernel: only idle Ms sleep.
+ * A G may resume on another M than it parked on, so runtime C that parks
+ * reads TLS again through the noinline getg() afterwards (DESIGN.md S9).
+ *
+ * Blocking system calls hold their P for now (syscall.c: the syscalls
+ * issue adds entersyscall/exitsyscall, Psyscall and sysmon's retake with
+ * handoffp, whose place is marked in sysmon below).  Preemption is
+ * cooperative only: a request sets stackguard0 = GL_STACK_PREEMPT and the
+ * goroutine's next prologue ends in newstack → gopreempt_m (issue 6 adds
+ * sysmon's retake of long-running Gs and the SIGURG preemption).
  */
 #define _GNU_SOURCE
 #include "rt.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 /* The current G.  Generated code never reads it (S9); asm_amd64.S writes
@@ -36,18 +47,38 @@ GL_TLS G *tls_g;
 schedt sched;
 M m0;
 G g0;
-P p0;
-static G gsignal0;
+M *allm = &m0;
+P **allp;              /* allp[0, gomaxprocs) are in use; never freed */
+static int32_t allpcap;
+int32_t gomaxprocs;    /* atomic: changes only with the world stopped */
+int32_t ncpu;
+static int32_t newprocs; /* GOMAXPROCS(n) waiting for startTheWorld */
 G **allgs;
 int64_t allglen;
 static int64_t allgcap;
 static mutex allglock;
+static bool mainStarted; /* wakep only once the main goroutine runs */
+static uint32_t worldsema = 1; /* one stop-the-world at a time */
+static int64_t runtimeInitTime;
 
 int gl_argc;
 char **gl_argv;
 
 static void (*main_init)(G *);
 static void (*main_main)(G *);
+
+enum {
+	maxmcount = 10000,
+	g0StackSize = 512 * 1024, /* the stack of threads the runtime creates */
+	forcegcperiod = 2 * 60 * 1000000000LL,
+};
+
+static void checkdead(void);
+static void stopm(void);
+static void handoffp(P *pp);
+static void acquirep(P *pp);
+static P *releasep(void);
+static void mexit(void) GL_NORETURN;
 
 /* noinline, so that code that parks and resumes on another thread reads
  * TLS again (gcc may keep the address of a TLS variable across calls). */
@@ -59,27 +90,6 @@ void setg(G *gp) {
 	tls_g = gp;
 }
 
-/* ---- locks: Go's lock_futex.go ---- */
-
-enum { FUTEX_WAIT_PRIVATE_ = 128, FUTEX_WAKE_PRIVATE_ = 129, SYS_futex_ = 202 };
-
-void lock(mutex *l) {
-	uint32_t c = 0;
-	if (__atomic_compare_exchange_n(&l->key, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return;
-	if (c != 2)
-		c = __atomic_exchange_n(&l->key, 2, __ATOMIC_ACQUIRE);
-	while (c != 0) {
-		rawsyscall6(SYS_futex_, (long)&l->key, FUTEX_WAIT_PRIVATE_, 2, 0, 0, 0);
-		c = __atomic_exchange_n(&l->key, 2, __ATOMIC_ACQUIRE);
-	}
-}
-
-void unlock(mutex *l) {
-	if (__atomic_exchange_n(&l->key, 0, __ATOMIC_RELEASE) == 2)
-		rawsyscall6(SYS_futex_, (long)&l->key, FUTEX_WAKE_PRIVATE_, 1, 0, 0, 0);
-}
-
 /* ---- fastrand: Go 1.19's wyrand, per M ---- */
 
 uint32_t fastrand(void) {
@@ -87,6 +97,11 @@ uint32_t fastrand(void) {
 	mp->fastrand += 0xa0761d6478bd642full;
 	__uint128_t r = (__uint128_t)mp->fastrand * (mp->fastrand ^ 0xe7037ed1a0b428dbull);
 	return (uint32_t)((uint64_t)r ^ (uint64_t)(r >> 64));
+}
+
+/* A uniform number in [0, n) (Lemire's multiply-shift, as Go's fastrandn). */
+static inline uint32_t fastrandn(uint32_t n) {
+	return (uint32_t)(((uint64_t)fastrand() * n) >> 32);
 }
 
 static uint64_t randomseed(void) {
@@ -100,14 +115,70 @@ static uint64_t randomseed(void) {
 	return seed;
 }
 
-/* Monotonic nanoseconds (vDSO through libc: call it on g0). */
+/* Monotonic and wall-clock nanoseconds, through the vDSO.  clock_gettime
+ * in the vDSO uses well under a hundred bytes of stack, so these may be
+ * called from small leaves on a goroutine stack too (time.Now, the sync
+ * package's runtime_nanotime). */
 int64_t nanotime(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* ---- Gs ---- */
+int64_t walltime(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- G status ---- */
+
+static const char *const gstatusnames[] = {
+	[Gidle] = "idle", [Grunnable] = "runnable", [Grunning] = "running", [Gsyscall] = "syscall",
+	[Gwaiting] = "waiting", [Gdead] = "dead", [Gcopystack] = "copystack", [Gpreempted] = "preempted",
+};
+
+static GL_COLD void badgstatus(G *gp, uint32_t oldval, uint32_t newval) {
+	uint32_t st = readgstatus(gp);
+	printlock();
+	prints("runtime: casgstatus: oldval=");
+	prints(oldval < 10 && gstatusnames[oldval] ? gstatusnames[oldval] : "?");
+	prints(" newval=");
+	prints(newval < 10 && gstatusnames[newval] ? gstatusnames[newval] : "?");
+	prints(" status=");
+	prints(st < 10 && gstatusnames[st] ? gstatusnames[st] : "?");
+	prints(" goid=");
+	printint(gp->goid);
+	prints("\n");
+	printunlock();
+	gl_throw("casgstatus: bad incoming values");
+}
+
+/* Go's casgstatus: other threads read a G's status without locks (the
+ * stealing, checkdead, the goroutine dump), and goready must not race with
+ * the G's own transition into Gwaiting. */
+void casgstatus(G *gp, uint32_t oldval, uint32_t newval) {
+	uint32_t o = oldval;
+	if (GL_UNLIKELY(!__atomic_compare_exchange_n(&gp->atomicstatus, &o, newval, false, __ATOMIC_ACQ_REL,
+						     __ATOMIC_ACQUIRE)))
+		badgstatus(gp, oldval, newval);
+}
+
+/* The hot transitions — a G parking (Grunning → Gwaiting), being readied
+ * (Gwaiting → Grunnable) and run (Grunnable → Grunning) — have exactly one
+ * writer each: the G's own M, or the one G that took it off a wait queue
+ * under that queue's lock (a select's waker wins selectDone first).  So
+ * a plain release store does, checked with a plain load: the locked
+ * compare-and-swap of casgstatus is the most expensive line of Go's
+ * channel hand-off (seed 000's profile), and gl's hand-off is a third
+ * cheaper without it. */
+static inline void setgstatus(G *gp, uint32_t oldval, uint32_t newval) {
+	if (GL_UNLIKELY(__atomic_load_n(&gp->atomicstatus, __ATOMIC_RELAXED) != oldval))
+		badgstatus(gp, oldval, newval);
+	__atomic_store_n(&gp->atomicstatus, newval, __ATOMIC_RELEASE);
+}
+
+/* ---- Gs: allgs and the free lists (Go's gfput/gfget) ---- */
 
 static void allgadd(G *gp) {
 	lock(&allglock);
@@ -116,31 +187,102 @@ static void allgadd(G *gp) {
 		G **n = mallocgc((uint64_t)ncap * sizeof(G *), NULL, true);
 		if (allglen)
 			memcpy(n, allgs, (size_t)allglen * sizeof(G *));
-		allgs = n;
+		__atomic_store_n(&allgs, n, __ATOMIC_RELEASE);
 		allgcap = ncap;
 	}
-	allgs[allglen++] = gp;
+	allgs[allglen] = gp;
+	__atomic_store_n(&allglen, allglen + 1, __ATOMIC_RELEASE);
 	unlock(&allglock);
 }
 
-/* A dead G to reuse, or NULL (Go's gfget, without the per-P list yet). */
-static G *gfget(void) {
-	lock(&sched.lock);
-	G *gp = sched.gfree;
-	if (gp != NULL)
-		sched.gfree = gp->schedlink;
-	unlock(&sched.lock);
+/* A dead G goes on its P's free list, keeping a standard-sized stack for
+ * the next newproc; beyond 64, half the list moves to the global one. */
+static void gfput(P *pp, G *gp) {
+	if (gp->stack.hi - gp->stack.lo != GL_STACK_MIN || gl_debug.stackforcemove) {
+		/* a grown stack goes back; stackforcemove poisons every old block */
+		stackfree(gp->stack);
+		gp->stack = (GlStack){0, 0};
+		gp->stackguard0 = 0;
+	}
+	gp->schedlink = pp->gfree;
+	pp->gfree = gp;
+	pp->gfreecnt++;
+	if (pp->gfreecnt >= 64) {
+		G *head = NULL, *tail = NULL;
+		int32_t n = 0;
+		while (pp->gfreecnt >= 32) {
+			G *g1 = pp->gfree;
+			pp->gfree = g1->schedlink;
+			pp->gfreecnt--;
+			g1->schedlink = head;
+			head = g1;
+			if (tail == NULL)
+				tail = g1;
+			n++;
+		}
+		lock(&sched.gFreelock);
+		tail->schedlink = sched.gfree;
+		sched.gfree = head;
+		sched.ngfree += n;
+		unlock(&sched.gFreelock);
+	}
+}
+
+static G *gfget(P *pp) {
+	if (pp->gfree == NULL && __atomic_load_n(&sched.gfree, __ATOMIC_RELAXED) != NULL) {
+		lock(&sched.gFreelock);
+		while (pp->gfreecnt < 32 && sched.gfree != NULL) {
+			G *g1 = sched.gfree;
+			sched.gfree = g1->schedlink;
+			sched.ngfree--;
+			g1->schedlink = pp->gfree;
+			pp->gfree = g1;
+			pp->gfreecnt++;
+		}
+		unlock(&sched.gFreelock);
+	}
+	G *gp = pp->gfree;
+	if (gp == NULL)
+		return NULL;
+	pp->gfree = gp->schedlink;
+	pp->gfreecnt--;
+	gp->schedlink = NULL;
 	return gp;
 }
 
-static void gfput(G *gp) {
-	lock(&sched.lock);
-	gp->schedlink = sched.gfree;
-	sched.gfree = gp;
-	unlock(&sched.lock);
+/* Move pp's free Gs to the global list (a P being destroyed). */
+static void gfpurge(P *pp) {
+	lock(&sched.gFreelock);
+	while (pp->gfree != NULL) {
+		G *gp = pp->gfree;
+		pp->gfree = gp->schedlink;
+		pp->gfreecnt--;
+		gp->schedlink = sched.gfree;
+		sched.gfree = gp;
+		sched.ngfree++;
+	}
+	unlock(&sched.gFreelock);
 }
 
-/* ---- run queues (Go's runqput/runqget and the global queue) ---- */
+/* The number of live goroutines (runtime.NumGoroutine). */
+int32_t gcount(void) {
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE) - __atomic_load_n(&sched.ngfree, __ATOMIC_RELAXED);
+	int32_t np;
+	P **ap = allpsnapshot(&np);
+	for (int32_t i = 0; i < np; i++)
+		n -= __atomic_load_n(&ap[i]->gfreecnt, __ATOMIC_RELAXED);
+	return n < 1 ? 1 : (int32_t)n;
+}
+
+/* allp and its length, read without the lock: gomaxprocs first, since
+ * procresize publishes a larger array before a larger count and arrays
+ * only grow (and are never freed). */
+P **allpsnapshot(int32_t *n) {
+	*n = __atomic_load_n(&gomaxprocs, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&allp, __ATOMIC_ACQUIRE);
+}
+
+/* ---- the global run queue (under sched.lock) ---- */
 
 static void globrunqput(G *gp) {
 	gp->schedlink = NULL;
@@ -152,91 +294,720 @@ static void globrunqput(G *gp) {
 	sched.runqsize++;
 }
 
-static G *globrunqget(void) {
+static void globrunqputhead(G *gp) {
+	gp->schedlink = sched.runqhead;
+	sched.runqhead = gp;
+	if (sched.runqtail == NULL)
+		sched.runqtail = gp;
+	sched.runqsize++;
+}
+
+/* A batch linked through schedlink, head..tail, n Gs. */
+static void globrunqputbatch(G *head, G *tail, int32_t n) {
+	tail->schedlink = NULL;
+	if (sched.runqtail != NULL)
+		sched.runqtail->schedlink = head;
+	else
+		sched.runqhead = head;
+	sched.runqtail = tail;
+	sched.runqsize += n;
+}
+
+static G *globrunqpop(void) {
 	G *gp = sched.runqhead;
 	if (gp != NULL) {
 		sched.runqhead = gp->schedlink;
 		if (sched.runqhead == NULL)
 			sched.runqtail = NULL;
-		sched.runqsize--;
+		gp->schedlink = NULL;
 	}
 	return gp;
 }
 
-/* Put gp on pp's queue; next: in runnext, ahead of everything (goready). */
+static void runqput(P *pp, G *gp, bool next);
+
+/* Take a fair share of the global queue into pp's (at most max, if
+ * max > 0): one G to run, the rest queued locally.  Go's globrunqget. */
+static G *globrunqget(P *pp, int32_t max) {
+	if (sched.runqsize == 0)
+		return NULL;
+	int32_t n = sched.runqsize / gomaxprocs + 1;
+	if (n > sched.runqsize)
+		n = sched.runqsize;
+	if (max > 0 && n > max)
+		n = max;
+	if (n > runqSize / 2)
+		n = runqSize / 2;
+	sched.runqsize -= n;
+	G *gp = globrunqpop();
+	while (--n > 0)
+		runqput(pp, globrunqpop(), false);
+	return gp;
+}
+
+/* ---- the local run queues (lock-free, Go's runqput/runqget/runqsteal) ----
+ * Only the owner P writes runqtail and the slots; the owner and thieves
+ * advance runqhead with a CAS.  runnext is taken with a CAS too. */
+
+static inline bool runqempty(P *pp) {
+	/* runnext read between head and tail, as Go does, so a G moving from
+	 * runnext to the queue is not missed */
+	for (;;) {
+		uint32_t head = __atomic_load_n(&pp->runqhead, __ATOMIC_ACQUIRE);
+		uint32_t tail = __atomic_load_n(&pp->runqtail, __ATOMIC_ACQUIRE);
+		G *runnext = __atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE);
+		if (tail == __atomic_load_n(&pp->runqtail, __ATOMIC_ACQUIRE))
+			return head == tail && runnext == NULL;
+	}
+}
+
+/* The queue is full: move half of it and gp to the global queue.  The
+ * CAS claims the slots first, so they can be linked in place (only the
+ * owner — this thread — ever writes them). */
+static bool runqputslow(P *pp, G *gp, uint32_t h, uint32_t t) {
+	uint32_t n = (t - h) / 2;
+	if (!__atomic_compare_exchange_n(&pp->runqhead, &h, h + n, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return false;
+	G *head = pp->runq[h % runqSize], *prev = head;
+	for (uint32_t i = 1; i < n; i++) {
+		G *g1 = pp->runq[(h + i) % runqSize];
+		prev->schedlink = g1;
+		prev = g1;
+	}
+	prev->schedlink = gp;
+	lock(&sched.lock);
+	globrunqputbatch(head, gp, (int32_t)n + 1);
+	unlock(&sched.lock);
+	return true;
+}
+
+/* Put gp on pp's queue; next: in runnext, ahead of everything (goready,
+ * newproc), the old runnext going to the tail. */
 static void runqput(P *pp, G *gp, bool next) {
 	if (next) {
-		G *old = pp->runnext;
-		pp->runnext = gp;
+		/* Thieves only ever take runnext (CAS to NULL), never fill it:
+		 * an empty runnext can be filled with a plain store. */
+		G *old = __atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE);
+		if (old == NULL) {
+			__atomic_store_n(&pp->runnext, gp, __ATOMIC_RELEASE);
+			return;
+		}
+		old = __atomic_exchange_n(&pp->runnext, gp, __ATOMIC_ACQ_REL);
 		if (old == NULL)
 			return;
-		gp = old; /* the old runnext goes to the tail */
+		gp = old;
 	}
-	if (pp->runqtail - pp->runqhead < 256) {
-		pp->runq[pp->runqtail % 256] = gp;
-		pp->runqtail++;
+	for (;;) {
+		uint32_t h = __atomic_load_n(&pp->runqhead, __ATOMIC_ACQUIRE);
+		uint32_t t = pp->runqtail;
+		if (t - h < runqSize) {
+			pp->runq[t % runqSize] = gp;
+			__atomic_store_n(&pp->runqtail, t + 1, __ATOMIC_RELEASE);
+			return;
+		}
+		if (runqputslow(pp, gp, h, t))
+			return;
+	}
+}
+
+/* The next G of pp's queue: runnext first, which inherits the time
+ * slice (no schedtick: a ping-pong pair looks like one goroutine). */
+static G *runqget(P *pp, bool *inheritTime) {
+	G *next = __atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE);
+	if (next != NULL && __atomic_compare_exchange_n(&pp->runnext, &next, NULL, false, __ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED)) {
+		*inheritTime = true;
+		return next;
+	}
+	*inheritTime = false;
+	for (;;) {
+		uint32_t h = __atomic_load_n(&pp->runqhead, __ATOMIC_ACQUIRE);
+		uint32_t t = pp->runqtail;
+		if (t == h)
+			return NULL;
+		G *gp = pp->runq[h % runqSize];
+		if (__atomic_compare_exchange_n(&pp->runqhead, &h, h + 1, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			return gp;
+	}
+}
+
+/* Copy half of pp's queue into batch (the thief's ring, from batchHead)
+ * and claim it.  With stealRunNextG, an otherwise empty pp gives up its
+ * runnext — after a 3 µs pause if pp is running, so that the owner, which
+ * is probably about to run it (a G that just readied another and is about
+ * to block), gets the chance (Go's runqgrab). */
+static uint32_t runqgrab(P *pp, G **batch, uint32_t batchHead, bool stealRunNextG) {
+	for (;;) {
+		uint32_t h = __atomic_load_n(&pp->runqhead, __ATOMIC_ACQUIRE);
+		uint32_t t = __atomic_load_n(&pp->runqtail, __ATOMIC_ACQUIRE);
+		uint32_t n = t - h;
+		n = n - n / 2;
+		if (n == 0) {
+			if (stealRunNextG) {
+				G *next = __atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE);
+				if (next != NULL) {
+					if (__atomic_load_n(&pp->status, __ATOMIC_RELAXED) == Prunning)
+						usleep_(3);
+					if (!__atomic_compare_exchange_n(&pp->runnext, &next, NULL, false,
+									 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+						continue;
+					batch[batchHead % runqSize] = next;
+					return 1;
+				}
+			}
+			return 0;
+		}
+		if (n > runqSize / 2) /* inconsistent h and t */
+			continue;
+		for (uint32_t i = 0; i < n; i++)
+			batch[(batchHead + i) % runqSize] = pp->runq[(h + i) % runqSize];
+		if (__atomic_compare_exchange_n(&pp->runqhead, &h, h + n, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			return n;
+	}
+}
+
+/* Steal half of p2's queue into pp's; returns one G to run. */
+static G *runqsteal(P *pp, P *p2, bool stealRunNextG) {
+	uint32_t t = pp->runqtail;
+	uint32_t n = runqgrab(p2, pp->runq, t, stealRunNextG);
+	if (n == 0)
+		return NULL;
+	n--;
+	G *gp = pp->runq[(t + n) % runqSize];
+	if (n == 0)
+		return gp;
+	uint32_t h = __atomic_load_n(&pp->runqhead, __ATOMIC_ACQUIRE);
+	if (t - h + n >= runqSize)
+		gl_throw("runqsteal: runq overflow");
+	__atomic_store_n(&pp->runqtail, t + n, __ATOMIC_RELEASE);
+	return gp;
+}
+
+/* ---- Ps ---- */
+
+/* Idle Ps (under sched.lock). */
+static void pidleput(P *pp) {
+	if (!runqempty(pp))
+		gl_throw("pidleput: P has non-empty run queue");
+	pp->link = sched.pidle;
+	sched.pidle = pp;
+	__atomic_add_fetch(&sched.npidle, 1, __ATOMIC_RELEASE);
+}
+
+static P *pidleget(void) {
+	P *pp = sched.pidle;
+	if (pp != NULL) {
+		sched.pidle = pp->link;
+		__atomic_sub_fetch(&sched.npidle, 1, __ATOMIC_RELEASE);
+	}
+	return pp;
+}
+
+static void acquirep(P *pp) {
+	M *mp = getm();
+	if (mp->p != NULL)
+		gl_throw("wirep: already in go");
+	if (pp->m != NULL || __atomic_load_n(&pp->status, __ATOMIC_RELAXED) != Pidle)
+		gl_throw("wirep: invalid p state");
+	mp->p = pp;
+	pp->m = mp;
+	__atomic_store_n(&pp->status, Prunning, __ATOMIC_RELEASE);
+}
+
+static P *releasep(void) {
+	M *mp = getm();
+	P *pp = mp->p;
+	if (pp == NULL || pp->m != mp || __atomic_load_n(&pp->status, __ATOMIC_RELAXED) != Prunning)
+		gl_throw("releasep: invalid p state");
+	mp->p = NULL;
+	pp->m = NULL;
+	__atomic_store_n(&pp->status, Pidle, __ATOMIC_RELEASE);
+	return pp;
+}
+
+/* The order a thief visits the Ps in: from a random start, by a random
+ * stride coprime with their number (Go's randomOrder), so every P is
+ * visited once and thieves do not all start at the same one. */
+static uint32_t stealcount;
+static uint32_t stealcoprimes[256];
+static uint32_t nstealcoprimes;
+
+static uint32_t gcd(uint32_t a, uint32_t b) {
+	while (b != 0) {
+		uint32_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* During a stop-the-world: a thief that still enumerates sees the old
+ * count or the new one, and allp has room for both. */
+static void stealOrderReset(uint32_t count) {
+	uint32_t n = 0;
+	for (uint32_t i = 1; i <= count && n < 256; i++)
+		if (gcd(i, count) == 1)
+			stealcoprimes[n++] = i;
+	__atomic_store_n(&nstealcoprimes, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&stealcount, count, __ATOMIC_RELEASE);
+}
+
+static void pinit(P *pp, int32_t id) {
+	pp->id = id;
+	pp->status = Pgcstop;
+	pp->m = NULL;
+	pp->link = NULL;
+}
+
+/* A P that GOMAXPROCS no longer uses: its Gs go to the global queue, its
+ * timers to the current P, its free Gs and sudogs to the global lists.
+ * The world is stopped. */
+static void pdestroy(P *pp) {
+	while (pp->runqhead != pp->runqtail) {
+		pp->runqtail--;
+		globrunqputhead(pp->runq[pp->runqtail % runqSize]);
+	}
+	if (pp->runnext != NULL) {
+		globrunqputhead(pp->runnext);
+		pp->runnext = NULL;
+	}
+	if (pp->ntimers > 0)
+		moveTimers(getm()->p, pp);
+	sudogcache_flush(pp);
+	gfpurge(pp);
+	__atomic_store_n(&pp->status, Pdead, __ATOMIC_RELEASE);
+}
+
+/* Change the number of Ps to nprocs (Go's procresize).  The world is
+ * stopped, or this is start-up.  Returns the Ps that have work, linked
+ * through link; the others are idle. */
+static P *procresize(int32_t nprocs) {
+	int32_t old = gomaxprocs;
+	if (nprocs > allpcap) {
+		int32_t ncap = nprocs;
+		P **n = mallocgc((uint64_t)ncap * sizeof(P *), NULL, true);
+		if (allpcap)
+			memcpy(n, allp, (size_t)allpcap * sizeof(P *));
+		__atomic_store_n(&allp, n, __ATOMIC_RELEASE);
+		allpcap = ncap;
+	}
+	for (int32_t i = old; i < nprocs; i++) {
+		if (allp[i] == NULL)
+			allp[i] = mallocgc(sizeof(P), NULL, true);
+		pinit(allp[i], i);
+	}
+	M *mp = getm();
+	if (mp->p != NULL && mp->p->id < nprocs) {
+		__atomic_store_n(&mp->p->status, Prunning, __ATOMIC_RELEASE); /* keep it */
+	} else {
+		if (mp->p != NULL)
+			mp->p->m = NULL;
+		mp->p = NULL;
+		allp[0]->m = NULL;
+		allp[0]->status = Pidle;
+		acquirep(allp[0]);
+	}
+	for (int32_t i = nprocs; i < old; i++)
+		pdestroy(allp[i]);
+	P *runnablePs = NULL;
+	for (int32_t i = nprocs - 1; i >= 0; i--) {
+		P *pp = allp[i];
+		if (mp->p == pp)
+			continue;
+		pp->status = Pidle;
+		if (runqempty(pp)) {
+			pidleput(pp);
+		} else {
+			pp->link = runnablePs;
+			runnablePs = pp;
+		}
+	}
+	stealOrderReset((uint32_t)nprocs);
+	__atomic_store_n(&gomaxprocs, nprocs, __ATOMIC_RELEASE);
+	return runnablePs;
+}
+
+/* ---- Ms ---- */
+
+static void mcommoninit(M *mp) {
+	mp->fastrand = randomseed();
+	if (mp->fastrand == 0)
+		mp->fastrand = 0x49f6428a;
+}
+
+static int32_t mcount(void) {
+	return (int32_t)(sched.mnext - sched.nmfreed);
+}
+
+/* The id of the next M (under sched.lock). */
+static int64_t mReserveID(void) {
+	int64_t id = sched.mnext++;
+	if (mcount() > maxmcount) {
+		printlock();
+		prints("runtime: program exceeds ");
+		printint(maxmcount);
+		prints("-thread limit\n");
+		printunlock();
+		gl_throw("thread exhaustion");
+	}
+	return id;
+}
+
+/* Idle Ms (under sched.lock). */
+static void mput(M *mp) {
+	mp->schedlink = sched.midle;
+	sched.midle = mp;
+	sched.nmidle++;
+	checkdead();
+}
+
+static M *mget(void) {
+	M *mp = sched.midle;
+	if (mp != NULL) {
+		sched.midle = mp->schedlink;
+		sched.nmidle--;
+	}
+	return mp;
+}
+
+/* Sleep until startm or startlockedm hands this M a P. */
+static void mPark(void) {
+	M *mp = getm();
+	mp->blocked = true;
+	notesleep(&mp->park);
+	noteclear(&mp->park);
+	mp->blocked = false;
+}
+
+static void mstart1(void);
+
+/* gl_mstart, called so that it can return (gl_mexit makes it). */
+extern void gl_mstart_returning(void (*fn)(void)) __asm__("gl_mstart");
+
+/* The thread of an M other than m0.  Its g0 runs on the thread's own
+ * stack; the scheduler loop starts in gl_mstart and ends (mexit) by
+ * returning from it here. */
+static void *mstart_thread(void *arg) {
+	M *mp = arg;
+	setg(mp->g0);
+	pthread_attr_t attr;
+	void *addr = NULL;
+	size_t size = 0;
+	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		pthread_attr_getstack(&attr, &addr, &size);
+		pthread_attr_destroy(&attr);
+	}
+	G *g0p = mp->g0;
+	g0p->stack.hi = (uintptr_t)__builtin_frame_address(0) + 256;
+	g0p->stack.lo = (uintptr_t)addr + 16 * 1024;
+	g0p->stackguard0 = g0p->stack.lo + GL_STACK_GUARD;
+	mp->procid = (int64_t)gettid();
+	minitSignalStack(mp);
+	sigset_t none;
+	sigemptyset(&none);
+	pthread_sigmask(SIG_SETMASK, &none, NULL);
+	gl_mstart_returning(mstart1);
+	/* mexit: the M is done */
+	unminitSignalStack(mp);
+	return NULL;
+}
+
+/* Create the thread of mp (Go's newosproc).  Signals stay blocked until
+ * the thread has its signal stack. */
+static void newosproc(M *mp) {
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, g0StackSize);
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_t th;
+	int err = pthread_create(&th, &attr, mstart_thread, mp);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (err != 0) {
+		printlock();
+		prints("runtime: failed to create new OS thread (have ");
+		printint(mcount());
+		prints(" already; errno=");
+		printint(err);
+		prints(")\n");
+		printunlock();
+		gl_throw("newosproc");
+	}
+}
+
+typedef struct newmArgs {
+	void (*fn)(void);
+	P *pp;
+	int64_t id;
+} newmArgs;
+
+static void newm_m(void *arg) {
+	newmArgs *a = arg;
+	M *mp = mallocgc(sizeof(M), NULL, true);
+	mp->id = a->id;
+	mp->mstartfn = a->fn;
+	mp->nextp = a->pp;
+	mcommoninit(mp);
+	G *g0p = mallocgc(sizeof(G), NULL, true);
+	g0p->m = mp;
+	g0p->atomicstatus = Grunning;
+	mp->g0 = g0p;
+	lock(&sched.lock);
+	mp->alllink = m0.alllink; /* m0 stays first: readmemstats walks from it */
+	__atomic_store_n(&m0.alllink, mp, __ATOMIC_RELEASE);
+	unlock(&sched.lock);
+	newosproc(mp);
+}
+
+/* A new M that will run fn (if any), then schedule with pp (Go's newm).
+ * pthread_create needs g0's stack. */
+static void newm(void (*fn)(void), P *pp, int64_t id) {
+	newmArgs a = {fn, pp, id};
+	systemstack(newm_m, &a);
+}
+
+/* The first thing a spinning M started by startm does. */
+static void mspinning(void) {
+	getm()->spinning = true;
+}
+
+/* Run pp (an idle P if NULL) on an idle M, or a new one.  spinning: the
+ * caller incremented nmspinning and the M starts out looking for work.
+ * With no idle P there is nothing to do. */
+void startm(P *pp, bool spinning) {
+	lock(&sched.lock);
+	if (pp == NULL) {
+		pp = pidleget();
+		if (pp == NULL) {
+			unlock(&sched.lock);
+			if (spinning && __atomic_sub_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL) < 0)
+				gl_throw("startm: negative nmspinning");
+			return;
+		}
+	}
+	M *nmp = mget();
+	if (nmp == NULL) {
+		int64_t id = mReserveID();
+		unlock(&sched.lock);
+		newm(spinning ? mspinning : NULL, pp, id);
+		return;
+	}
+	unlock(&sched.lock);
+	if (nmp->spinning)
+		gl_throw("startm: m is spinning");
+	if (nmp->nextp != NULL)
+		gl_throw("startm: m has p");
+	if (spinning && !runqempty(pp))
+		gl_throw("startm: p has runnable gs");
+	nmp->spinning = spinning;
+	nmp->nextp = pp;
+	notewakeup(&nmp->park);
+}
+
+/* Stop this M until it is given a P to run (Go's stopm). */
+static void stopm(void) {
+	M *mp = getm();
+	if (mp->locks != 0)
+		gl_throw("stopm holding locks");
+	if (mp->p != NULL)
+		gl_throw("stopm holding p");
+	if (mp->spinning)
+		gl_throw("stopm spinning");
+	lock(&sched.lock);
+	mput(mp);
+	unlock(&sched.lock);
+	mPark();
+	acquirep(mp->nextp);
+	mp->nextp = NULL;
+}
+
+/* Give pp, which this M no longer runs, to another M if it has work, or
+ * make it idle (Go's handoffp). */
+static void handoffp(P *pp) {
+	if (!runqempty(pp) || __atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0) {
+		startm(pp, false);
+		return;
+	}
+	/* no local work: look for some only if nobody else does */
+	int32_t zero = 0;
+	if (__atomic_load_n(&sched.nmspinning, __ATOMIC_ACQUIRE) + __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) == 0 &&
+	    __atomic_compare_exchange_n(&sched.nmspinning, &zero, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		startm(pp, true);
 		return;
 	}
 	lock(&sched.lock);
-	globrunqput(gp);
+	if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&pp->status, Pgcstop, __ATOMIC_RELEASE);
+		if (--sched.stopwait == 0)
+			notewakeup(&sched.stopnote);
+		unlock(&sched.lock);
+		return;
+	}
+	if (sched.runqsize != 0) {
+		unlock(&sched.lock);
+		startm(pp, false);
+		return;
+	}
+	/* the last running P, and nobody waits for timers: an M must, so
+	 * that they fire (and so that checkdead runs when nothing can) */
+	if (__atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) == gomaxprocs - 1 &&
+	    __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE) != 0) {
+		unlock(&sched.lock);
+		startm(pp, false);
+		return;
+	}
+	pidleput(pp);
 	unlock(&sched.lock);
 }
 
-static G *runqget(P *pp) {
-	G *gp = pp->runnext;
-	if (gp != NULL) {
-		pp->runnext = NULL;
-		return gp;
-	}
-	if (pp->runqhead == pp->runqtail)
-		return NULL;
-	gp = pp->runq[pp->runqhead % 256];
-	pp->runqhead++;
-	return gp;
+/* Try to get another P running, if there is an idle one and nobody is
+ * already looking for work (Go's wakep).  On the hot path of goready,
+ * this is two loads. */
+void wakep(void) {
+	if (__atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) == 0)
+		return;
+	int32_t zero = 0;
+	if (__atomic_load_n(&sched.nmspinning, __ATOMIC_ACQUIRE) != 0 ||
+	    !__atomic_compare_exchange_n(&sched.nmspinning, &zero, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	startm(NULL, true);
 }
 
-/* ---- creating goroutines ---- */
+/* This M found work: it is no longer spinning; if it was the last one,
+ * another should look (work may come in bursts). */
+static void resetspinning(void) {
+	M *mp = getm();
+	if (!mp->spinning)
+		gl_throw("resetspinning: not a spinning m");
+	mp->spinning = false;
+	if (__atomic_sub_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL) < 0)
+		gl_throw("findrunnable: negative nmspinning");
+	wakep();
+}
 
-/* A goroutine that will call fn(g, arg) on a new stack of stacksize bytes
- * when first scheduled: its stack holds the register block gogo pops, as
- * if it had switched out just before gl_gostart. */
-G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
-	G *newg = gfget();
-	if (newg == NULL) {
-		newg = mallocgc(sizeof(G), NULL, true);
-		allgadd(newg);
-	}
-	memset(newg, 0, sizeof(G));
-	newg->stack = stackalloc((uint64_t)stacksize);
-	newg->stackguard0 = stackguard(newg);
-
-	/* the block (with its return address), 16 bytes below hi: gogo's ret
-	 * leaves rsp = hi - 16, 16-aligned for gl_gostart's call */
-	uintptr_t *blk = (uintptr_t *)(newg->stack.hi - 16 - SAVEDREGS_SIZE);
-	memset(blk, 0, SAVEDREGS_SIZE + 16);
-	((uint16_t *)blk)[0] = FPU_CW_DEFAULT;
-	((uint32_t *)blk)[1] = MXCSR_DEFAULT;
-	blk[3] = (uintptr_t)arg;            /* r13 */
-	blk[4] = (uintptr_t)fn;             /* r12 */
-	blk[5] = (uintptr_t)newg;           /* rbx */
-	blk[6] = 0;                         /* rbp: the chain ends here */
-	blk[7] = (uintptr_t)gl_gostart;     /* where gogo's ret goes */
-	newg->sched.sp = (uintptr_t)blk;
-	newg->sched.pc = (uintptr_t)gl_gostart;
-	newg->sched.bp = 0;
-
+static void incidlelocked(int32_t v) {
 	lock(&sched.lock);
-	newg->goid = ++sched.goidgen;
+	sched.nmidlelocked += v;
+	if (v > 0)
+		checkdead();
 	unlock(&sched.lock);
-	newg->atomicstatus = Grunnable;
-	return newg;
 }
 
-/* go fn(arg): a new goroutine on the current P's queue. */
-G *newproc(void (*fn)(G *, void *), void *arg) {
-	G *newg = newproc1(fn, arg, GL_STACK_MIN);
-	runqput(getm()->p, newg, false);
-	return newg;
+/* This M's locked goroutine blocked: give the P away and sleep until the
+ * goroutine is runnable again (Go's stoplockedm). */
+static void stoplockedm(void) {
+	M *mp = getm();
+	if (mp->lockedg == NULL || mp->lockedg->lockedm != mp)
+		gl_throw("stoplockedm: inconsistent locking");
+	if (mp->p != NULL)
+		handoffp(releasep());
+	incidlelocked(1);
+	mPark();
+	if (readgstatus(mp->lockedg) != Grunnable)
+		gl_throw("stoplockedm: not runnable");
+	acquirep(mp->nextp);
+	mp->nextp = NULL;
+}
+
+/* gp is locked to another M: hand it our P and stop (Go's startlockedm). */
+static void startlockedm(G *gp) {
+	M *mp = gp->lockedm;
+	if (mp == getm())
+		gl_throw("startlockedm: locked to me");
+	if (mp->nextp != NULL)
+		gl_throw("startlockedm: m has p");
+	incidlelocked(-1);
+	P *pp = releasep();
+	mp->nextp = pp;
+	notewakeup(&mp->park);
+	stopm();
+}
+
+/* Stop for the stop-the-world (Go's gcstopm). */
+static void gcstopm(void) {
+	M *mp = getm();
+	if (!__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE))
+		gl_throw("gcstopm: not waiting for gc");
+	if (mp->spinning) {
+		mp->spinning = false;
+		if (__atomic_sub_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL) < 0)
+			gl_throw("gcstopm: negative nmspinning");
+	}
+	P *pp = releasep();
+	lock(&sched.lock);
+	__atomic_store_n(&pp->status, Pgcstop, __ATOMIC_RELEASE);
+	if (--sched.stopwait == 0)
+		notewakeup(&sched.stopnote);
+	unlock(&sched.lock);
+	stopm();
+}
+
+/* The M's thread ends (a goroutine exited while locked to it). */
+static void mexit(void) {
+	M *mp = getm();
+	handoffp(releasep());
+	lock(&sched.lock);
+	sched.nmfreed++;
+	mp->dead = true;
+	checkdead();
+	unlock(&sched.lock);
+	if (mp == &m0) {
+		/* the main thread: the process lives on in the others; wedge it */
+		mPark();
+		gl_throw("locked m0 woke up");
+	}
+	gl_mexit(mp->g0);
+}
+
+/* ---- deadlock detection (Go's checkdead, under sched.lock) ----
+ * When the last M goes idle with no M waiting for timers, nothing can
+ * ever run again. */
+static void checkdead(void) {
+	int32_t run = mcount() - sched.nmidle - sched.nmidlelocked - sched.nmsys;
+	if (run > 0)
+		return;
+	if (run < 0) {
+		printlock();
+		prints("runtime: checkdead: nmidle=");
+		printint(sched.nmidle);
+		prints(" nmidlelocked=");
+		printint(sched.nmidlelocked);
+		prints(" mcount=");
+		printint(mcount());
+		prints(" nmsys=");
+		printint(sched.nmsys);
+		prints("\n");
+		printunlock();
+		gl_throw("checkdead: inconsistent counts");
+	}
+	int64_t grunning = 0;
+	for (int64_t i = 0; i < allglen; i++) {
+		G *gp = allgs[i];
+		uint32_t s = readgstatus(gp);
+		if (s == Gwaiting || s == Gpreempted) {
+			grunning++;
+		} else if (s == Grunnable || s == Grunning || s == Gsyscall) {
+			printlock();
+			prints("runtime: checkdead: find g ");
+			printint(gp->goid);
+			prints(" in status ");
+			printint(s);
+			prints("\n");
+			printunlock();
+			gl_throw("checkdead: runnable g");
+		}
+	}
+	if (grunning == 0) /* possible if main goroutine calls runtime.Goexit */
+		gl_throw("no goroutines (main called runtime.Goexit) - deadlock!");
+	/* no goroutine is running, so the Ps' timers can be looked at: one
+	 * will fire and make something runnable */
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		if (__atomic_load_n(&allp[i]->ntimers, __ATOMIC_ACQUIRE) > 0)
+			return;
+	gl_throw("all goroutines are asleep - deadlock!");
 }
 
 /* ---- scheduling ---- */
@@ -248,79 +1019,327 @@ static void dropg(M *mp) {
 	}
 }
 
-/* Run gp on this M; never returns.  On g0. */
-static GL_NORETURN void execute(G *gp) {
+/* Run gp on this M; never returns.  On g0.  inheritTime: gp was runnext
+ * and shares the time slice of the G that readied it. */
+static GL_NORETURN void execute(G *gp, bool inheritTime) {
 	M *mp = getm();
 	mp->curg = gp;
 	gp->m = mp;
-	gp->atomicstatus = Grunning;
-	gp->waitreason = waitReasonZero;
+	setgstatus(gp, Grunnable, Grunning);
+	gp->waitsince = 0;
+	gp->preempt = false;
+	gp->stackguard0 = stackguard(gp);
+	if (!inheritTime)
+		mp->p->schedtick++;
 	setg(gp);
 	gogo(&gp->sched);
 }
 
-static G *findRunnable(void) {
-	P *pp = getm()->p;
-	G *gp = runqget(pp);
-	if (gp != NULL)
-		return gp;
-	lock(&sched.lock);
-	gp = globrunqget();
-	unlock(&sched.lock);
-	if (gp != NULL)
-		return gp;
-	/* one M, no timers or netpoller yet: nothing can ever run again */
-	if (sched.mainexited)
-		gl_throw("no goroutines (main called runtime.Goexit) - deadlock!");
-	gl_throw("all goroutines are asleep - deadlock!");
+/* Any P (other than the ones idle) with a non-empty queue: get an idle P
+ * to run it (Go's checkRunqsNoP). */
+static P *checkRunqsNoP(P **snap, int32_t n) {
+	for (int32_t i = 0; i < n; i++) {
+		P *p2 = snap[i];
+		if (__atomic_load_n(&p2->status, __ATOMIC_ACQUIRE) != Pidle && !runqempty(p2)) {
+			lock(&sched.lock);
+			P *pp = pidleget();
+			unlock(&sched.lock);
+			return pp;
+		}
+	}
+	return NULL;
 }
 
+/* The earliest timer of all Ps, or pollUntil if earlier. */
+static int64_t checkTimersNoP(P **snap, int32_t n, int64_t pollUntil) {
+	for (int32_t i = 0; i < n; i++) {
+		int64_t w = __atomic_load_n(&snap[i]->timer0When, __ATOMIC_ACQUIRE);
+		if (w != 0 && (pollUntil == 0 || w < pollUntil))
+			pollUntil = w;
+	}
+	return pollUntil;
+}
+
+/* Look for work in other Ps: their queues and, in the last round, their
+ * expired timers and runnext (Go's stealWork). */
+static G *stealWork(int64_t *now, int64_t *pollUntil, bool *inheritTime, bool *newWork) {
+	P *pp = getm()->p;
+	bool ranTimer = false;
+	enum { stealTries = 4 };
+	*inheritTime = false;
+	*newWork = false;
+	for (int i = 0; i < stealTries; i++) {
+		bool stealTimersOrRunNextG = i == stealTries - 1;
+		uint32_t count = __atomic_load_n(&stealcount, __ATOMIC_ACQUIRE), pos = fastrandn(count);
+		uint32_t inc = stealcoprimes[fastrandn(__atomic_load_n(&nstealcoprimes, __ATOMIC_ACQUIRE))];
+		for (uint32_t k = 0; k < count; k++, pos = (pos + inc) % count) {
+			if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE)) {
+				*newWork = true; /* the world stops: go and do it */
+				return NULL;
+			}
+			P *p2 = __atomic_load_n(&allp, __ATOMIC_ACQUIRE)[pos];
+			if (p2 == pp)
+				continue;
+			if (stealTimersOrRunNextG && __atomic_load_n(&p2->timer0When, __ATOMIC_ACQUIRE) != 0) {
+				int64_t w = 0;
+				bool ran = false;
+				*now = checkTimers(p2, *now, &w, &ran);
+				if (w != 0 && (*pollUntil == 0 || w < *pollUntil))
+					*pollUntil = w;
+				if (ran) {
+					/* the timers may have readied Gs into our queue */
+					G *gp = runqget(pp, inheritTime);
+					if (gp != NULL)
+						return gp;
+					ranTimer = true;
+				}
+			}
+			if (__atomic_load_n(&p2->status, __ATOMIC_ACQUIRE) != Pidle) {
+				G *gp = runqsteal(pp, p2, stealTimersOrRunNextG);
+				if (gp != NULL)
+					return gp;
+			}
+		}
+	}
+	*newWork = ranTimer;
+	return NULL;
+}
+
+/* Find a goroutine to run; blocks (stopm, netpoll) until there is one.
+ * Go's findRunnable, without the GC, trace and netpoll work. */
+static G *findRunnable(bool *inheritTime) {
+	M *mp = getm();
+top:;
+	P *pp = mp->p;
+	if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE)) {
+		gcstopm();
+		goto top;
+	}
+	int64_t pollUntil = 0;
+	bool ran;
+	int64_t now = checkTimers(pp, 0, &pollUntil, &ran);
+
+	/* the global queue once in a while, so that two goroutines readying
+	 * each other through runnext cannot starve it */
+	if (pp->schedtick % 61 == 0 && __atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) > 0) {
+		lock(&sched.lock);
+		G *gp = globrunqget(pp, 1);
+		unlock(&sched.lock);
+		if (gp != NULL) {
+			*inheritTime = false;
+			return gp;
+		}
+	}
+	G *gp = runqget(pp, inheritTime);
+	if (gp != NULL)
+		return gp;
+	if (__atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0) {
+		lock(&sched.lock);
+		gp = globrunqget(pp, 0);
+		unlock(&sched.lock);
+		if (gp != NULL) {
+			*inheritTime = false;
+			return gp;
+		}
+	}
+	/* (the netpoller's non-blocking poll goes here) */
+
+	/* Steal, unless half the busy Ps already have a thief: spinning Ms
+	 * burn CPU. */
+	int32_t procs = __atomic_load_n(&gomaxprocs, __ATOMIC_ACQUIRE);
+	if (mp->spinning || 2 * __atomic_load_n(&sched.nmspinning, __ATOMIC_ACQUIRE) <
+				    procs - __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE)) {
+		if (!mp->spinning) {
+			mp->spinning = true;
+			__atomic_add_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL);
+		}
+		bool newWork;
+		gp = stealWork(&now, &pollUntil, inheritTime, &newWork);
+		if (gp != NULL)
+			return gp;
+		if (newWork)
+			goto top;
+	}
+
+	/* Nothing: give up the P.  The snapshot is for the checks below,
+	 * made without a P (allp can grow meanwhile; old arrays stay). */
+	int32_t nsnap;
+	P **snap = allpsnapshot(&nsnap);
+	lock(&sched.lock);
+	if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE)) {
+		unlock(&sched.lock);
+		goto top;
+	}
+	if (sched.runqsize != 0) {
+		gp = globrunqget(pp, 0);
+		unlock(&sched.lock);
+		*inheritTime = false;
+		return gp;
+	}
+	if (releasep() != pp)
+		gl_throw("findrunnable: wrong p");
+	pidleput(pp);
+	unlock(&sched.lock);
+
+	/* A spinning M that stops spinning must look again at every queue
+	 * after nmspinning went down: a G readied meanwhile saw a spinner and
+	 * did not wake anyone (the other half of wakep's protocol). */
+	bool wasSpinning = mp->spinning;
+	if (mp->spinning) {
+		mp->spinning = false;
+		if (__atomic_sub_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL) < 0)
+			gl_throw("findrunnable: negative nmspinning");
+		pp = checkRunqsNoP(snap, nsnap);
+		if (pp != NULL) {
+			acquirep(pp);
+			mp->spinning = true;
+			__atomic_add_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL);
+			goto top;
+		}
+		pollUntil = checkTimersNoP(snap, nsnap, pollUntil);
+	}
+
+	/* Wait in the poller until the next timer, if no other M does. */
+	int64_t one = __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE);
+	if (netpollinited() && pollUntil != 0 && one != 0 &&
+	    __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_ACQ_REL) != 0) {
+		__atomic_store_n(&sched.pollUntil, pollUntil, __ATOMIC_RELEASE);
+		now = nanotime();
+		int64_t delay = pollUntil - now;
+		if (delay < 0)
+			delay = 0;
+		netpoll(delay);
+		now = nanotime();
+		__atomic_store_n(&sched.pollUntil, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&sched.lastpoll, now, __ATOMIC_RELEASE);
+		lock(&sched.lock);
+		pp = pidleget();
+		unlock(&sched.lock);
+		if (pp != NULL) {
+			acquirep(pp);
+			if (wasSpinning) {
+				mp->spinning = true;
+				__atomic_add_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL);
+			}
+			goto top;
+		}
+	} else if (pollUntil != 0 && netpollinited()) {
+		int64_t pollerPollUntil = __atomic_load_n(&sched.pollUntil, __ATOMIC_ACQUIRE);
+		if (pollerPollUntil == 0 || pollerPollUntil > pollUntil)
+			netpollBreak();
+	}
+	stopm();
+	goto top;
+}
+
+/* One round of the scheduler: find a goroutine and run it.  On g0. */
 void schedule(void) {
-	execute(findRunnable());
+	M *mp = getm();
+	if (mp->locks != 0)
+		gl_throw("schedule: holding locks");
+	if (mp->lockedg != NULL) {
+		stoplockedm();
+		execute(mp->lockedg, false);
+	}
+top:;
+	P *pp = mp->p;
+	pp->preempt = false;
+	if (mp->spinning && (pp->runnext != NULL || pp->runqhead != pp->runqtail))
+		gl_throw("schedule: spinning with local work");
+	bool inheritTime = false;
+	G *gp = findRunnable(&inheritTime);
+	if (mp->spinning)
+		resetspinning();
+	if (gp->lockedm != NULL) {
+		/* hand our P to the M gp is locked to, and wait for a new one */
+		startlockedm(gp);
+		goto top;
+	}
+	execute(gp, inheritTime);
 }
 
 static void mstart1(void) {
-	schedule();
-}
-
-/* Park the current goroutine (Go's gopark): on g0, unlockf(gp, lock) runs
- * once gp is switched out; if it returns false gp resumes at once. */
-static void park_m(G *gp) {
 	M *mp = getm();
-	gp->atomicstatus = Gwaiting;
-	dropg(mp);
-	bool (*fn)(G *, void *) = mp->waitunlockf;
-	void *l = mp->waitlock;
-	mp->waitunlockf = NULL;
-	mp->waitlock = NULL;
-	if (fn != NULL && !fn(gp, l)) {
-		gp->atomicstatus = Grunnable;
-		execute(gp);
+	if (mp->mstartfn != NULL)
+		mp->mstartfn();
+	if (mp != &m0) {
+		acquirep(mp->nextp);
+		mp->nextp = NULL;
 	}
 	schedule();
 }
 
+/* Under stackforcemove, a goroutine's stack also moves whenever it parks
+ * (as the collector's shrinking will move parked stacks): every address
+ * into the stack that runtime C keeps across gopark must be an offset or
+ * a sudog.elem.  Done before the status says Gwaiting, so no one can
+ * ready the G while its stack is in flight. */
+static void parkforcemove(G *gp) {
+	casgstatus(gp, Grunning, Gcopystack);
+	copystack(gp, gp->stack.hi - gp->stack.lo);
+	casgstatus(gp, Gcopystack, Grunning);
+}
+
+/* gopark's second half, on g0: unlockf(gp, lock) runs once gp is
+ * switched out (so a G that readies it cannot run it too early); if it
+ * returns false gp resumes at once. */
+static void park_m(G *gp) {
+	M *mp = getm();
+	if (GL_UNLIKELY(gl_debug.stackforcemove))
+		parkforcemove(gp);
+	setgstatus(gp, Grunning, Gwaiting);
+	dropg(mp);
+	bool (*fn)(G *, void *) = mp->waitunlockf;
+	if (fn != NULL) {
+		void *l = mp->waitlock;
+		mp->waitunlockf = NULL;
+		mp->waitlock = NULL;
+		if (!fn(gp, l)) {
+			setgstatus(gp, Gwaiting, Grunnable);
+			execute(gp, true);
+		}
+	}
+	schedule();
+}
+
+/* Park the current goroutine (Go's gopark).  Never enters the kernel.
+ * The caller resumes, perhaps on another M, after goready: nothing here
+ * may use what it read from TLS before (S9). */
 void gopark(bool (*unlockf)(G *, void *), void *lock, uint32_t reason) {
 	G *gp = getg();
 	M *mp = gp->m;
+	if (GL_UNLIKELY(readgstatus(gp) != Grunning))
+		gl_throw("gopark: bad g status");
 	gp->waitreason = reason;
+	gp->waitsince = 1;
 	mp->waitunlockf = unlockf;
 	mp->waitlock = lock;
 	mcall(park_m);
-	/* resumed, perhaps on another M: nothing here may use mp (S9) */
 }
 
-/* Make gp runnable, next in line (Go's goready/ready). */
+static bool parkunlock_c(G *gp, void *l) {
+	(void)gp;
+	unlock(l);
+	return true;
+}
+
+/* Park, releasing l once parked. */
+void goparkunlock(mutex *l, uint32_t reason) {
+	gopark(parkunlock_c, l, reason);
+}
+
+/* Make gp runnable, next in line on this P, and wake an idle P if there
+ * is one and nobody is looking for work (Go's ready).  Callable from a
+ * goroutine stack: the rare startm of a new thread switches to g0. */
 void goready(G *gp) {
-	if (gp->atomicstatus != Gwaiting)
-		gl_throw("bad g->status in ready");
-	gp->atomicstatus = Grunnable;
+	setgstatus(gp, Gwaiting, Grunnable);
 	runqput(getm()->p, gp, true);
+	wakep();
 }
 
 static void gosched_m(G *gp) {
 	M *mp = getm();
-	gp->atomicstatus = Grunnable;
+	casgstatus(gp, Grunning, Grunnable);
 	dropg(mp);
 	lock(&sched.lock);
 	globrunqput(gp);
@@ -328,26 +1347,66 @@ static void gosched_m(G *gp) {
 	schedule();
 }
 
-/* runtime.Gosched */
+/* runtime.Gosched: to the global queue, so every other G runs first. */
 void gosched(void) {
 	mcall(gosched_m);
 }
 
-/* The goroutine is done: on g0, free its stack and schedule. */
+/* Preempted (newstack saw a request): like Gosched. */
+void gopreempt_m(G *gp) {
+	gosched_m(gp);
+	__builtin_unreachable();
+}
+
+/* Whether the goroutine running on mp may be switched out now: not while
+ * it holds runtime locks, is dying, or is in the middle of a print
+ * statement (print.c's buffer and depth are per thread). */
+bool canpreemptm(M *mp) {
+	return mp->locks == 0 && mp->dying == 0 && !gl_printlocked();
+}
+
+static void goyield_m(G *gp) {
+	M *mp = getm();
+	P *pp = mp->p;
+	casgstatus(gp, Grunning, Grunnable);
+	dropg(mp);
+	runqput(pp, gp, false);
+	schedule();
+}
+
+/* Yield to the G in runnext, staying at the tail of the local queue
+ * (Go's goyield: semrelease with handoff). */
+void goyield(void) {
+	mcall(goyield_m);
+}
+
+/* The goroutine is done (Go's goexit0): on g0. */
 static void goexit0(G *gp) {
 	M *mp = getm();
-	gp->atomicstatus = Gdead;
-	if (gp->goid == 1)
-		sched.mainexited = 1;
-	dropg(mp);
+	P *pp = mp->p;
+	casgstatus(gp, Grunning, Gdead);
+	gp->m = NULL;
+	bool locked = gp->lockedm != NULL;
+	gp->lockedm = NULL;
+	mp->lockedg = NULL;
+	mp->lockedExt = 0;
 	gp->topframe = NULL;
 	gp->_defer = NULL;
 	gp->_panic = NULL;
 	gp->unwinding = 0;
-	stackfree(gp->stack);
-	gp->stack = (GlStack){0, 0};
-	gp->stackguard0 = 0;
-	gfput(gp);
+	gp->unwind_target = NULL;
+	gp->waitreason = waitReasonZero;
+	gp->param = NULL;
+	gp->preempt = false;
+	dropg(mp);
+	if (mp->lockedInt != 0)
+		gl_throw("internal lockOSThread error");
+	gfput(pp, gp);
+	if (locked) {
+		/* The goroutine may have locked this thread because it put it in
+		 * an unusual kernel state: end the thread rather than reuse it. */
+		mexit();
+	}
 	schedule();
 }
 
@@ -366,12 +1425,471 @@ void badmcall2(void) {
 
 const char *waitreasonstr(uint32_t reason) {
 	switch (reason) {
+	case waitReasonChanReceiveNilChan: return "chan receive (nil chan)";
+	case waitReasonChanSendNilChan: return "chan send (nil chan)";
+	case waitReasonSelect: return "select";
+	case waitReasonSelectNoCases: return "select (no cases)";
 	case waitReasonChanReceive: return "chan receive";
 	case waitReasonChanSend: return "chan send";
-	case waitReasonSleep: return "sleep";
 	case waitReasonSemacquire: return "semacquire";
+	case waitReasonSleep: return "sleep";
+	case waitReasonSyncCondWait: return "sync.Cond.Wait";
+	case waitReasonPreempted: return "preempted";
 	}
 	return "waiting";
+}
+
+/* ---- creating goroutines ---- */
+
+/* A goroutine that will call fn(g, arg) on a new stack of stacksize bytes
+ * when first scheduled: its stack holds the register block gogo pops, as
+ * if it had switched out just before gl_gostart.  On g0 (or before the
+ * scheduler runs). */
+G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
+	M *mp = getm();
+	G *newg = mp->p != NULL && stacksize == GL_STACK_MIN ? gfget(mp->p) : NULL;
+	GlStack stk = {0, 0};
+	struct timer *t = NULL;
+	uint16_t *selorder = NULL;
+	int64_t selordercap = 0;
+	if (newg == NULL) {
+		newg = mallocgc(sizeof(G), NULL, true);
+		newg->atomicstatus = Gdead;
+		allgadd(newg);
+	} else {
+		stk = newg->stack;
+		t = newg->timer;
+		selorder = newg->selorder;
+		selordercap = newg->selordercap;
+	}
+	uint32_t st = readgstatus(newg);
+	memset(newg, 0, sizeof(G));
+	newg->atomicstatus = st;
+	newg->stack = stk.hi != 0 ? stk : stackalloc((uint64_t)stacksize);
+	newg->timer = t;
+	newg->selorder = selorder;
+	newg->selordercap = selordercap;
+	newg->stackguard0 = stackguard(newg);
+
+	/* the block (with its return address), 16 bytes below hi: gogo's ret
+	 * leaves rsp = hi - 16, 16-aligned for gl_gostart's call */
+	uintptr_t *blk = (uintptr_t *)(newg->stack.hi - 16 - SAVEDREGS_SIZE);
+	memset(blk, 0, SAVEDREGS_SIZE + 16);
+	((uint16_t *)blk)[0] = FPU_CW_DEFAULT;
+	((uint32_t *)blk)[1] = MXCSR_DEFAULT;
+	blk[3] = (uintptr_t)arg;            /* r13 */
+	blk[4] = (uintptr_t)fn;             /* r12 */
+	blk[5] = (uintptr_t)newg;           /* rbx */
+	blk[6] = 0;                         /* rbp: the chain ends here */
+	blk[7] = (uintptr_t)gl_gostart;     /* where gogo's ret goes */
+	newg->sched.sp = (uintptr_t)blk;
+	newg->sched.pc = (uintptr_t)gl_gostart;
+	newg->sched.bp = 0;
+
+	newg->goid = (int64_t)__atomic_add_fetch(&sched.goidgen, 1, __ATOMIC_RELAXED);
+	casgstatus(newg, Gdead, Grunnable);
+	return newg;
+}
+
+/* go fn(arg): a new goroutine in the current P's runnext (Go's newproc),
+ * so it runs soon, on this P, unless an idle P steals it. */
+G *newproc(void (*fn)(G *, void *), void *arg) {
+	G *newg = newproc1(fn, arg, GL_STACK_MIN);
+	runqput(getm()->p, newg, true);
+	if (mainStarted)
+		wakep();
+	return newg;
+}
+
+/* A goroutine's first frame: call the closure of a go statement. */
+static void gostartclosure(G *g, void *arg) {
+	GlFunc *fn = arg;
+	((void (*)(G *, GlFunc *))fn->fn)(g, fn);
+}
+
+static void gl_go_m(void *fn) {
+	newproc(gostartclosure, fn);
+}
+
+/* The go statement: fn is a closure of no arguments and no results. */
+void gl_go(G *g, GlFunc *fn) {
+	(void)g;
+	if (fn == NULL)
+		gl_throw("go of nil func value");
+	systemstack(gl_go_m, fn);
+}
+
+/* ---- stop the world (GOMAXPROCS) ---- */
+
+/* Ask the goroutine running on pp to stop at its next prologue. */
+static bool preemptone(P *pp) {
+	M *mp = pp->m;
+	if (mp == NULL || mp == getm())
+		return false;
+	G *gp = mp->curg;
+	if (gp == NULL || gp == mp->g0)
+		return false;
+	gp->preempt = true;
+	__atomic_store_n(&gp->stackguard0, GL_STACK_PREEMPT, __ATOMIC_RELEASE);
+	/* (issue 6: and if it runs without prologues, a SIGURG) */
+	return true;
+}
+
+static bool preemptall(void) {
+	bool res = false;
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		if (__atomic_load_n(&allp[i]->status, __ATOMIC_ACQUIRE) == Prunning && preemptone(allp[i]))
+			res = true;
+	return res;
+}
+
+static void stopTheWorldWithSema(void *arg) {
+	(void)arg;
+	M *mp = getm();
+	lock(&sched.lock);
+	sched.stopwait = gomaxprocs;
+	__atomic_store_n(&sched.gcwaiting, 1, __ATOMIC_RELEASE);
+	preemptall();
+	__atomic_store_n(&mp->p->status, Pgcstop, __ATOMIC_RELEASE);
+	sched.stopwait--;
+	P *pp;
+	while ((pp = pidleget()) != NULL) {
+		__atomic_store_n(&pp->status, Pgcstop, __ATOMIC_RELEASE);
+		sched.stopwait--;
+	}
+	bool wait = sched.stopwait > 0;
+	unlock(&sched.lock);
+	if (wait) {
+		for (;;) {
+			/* wait 100 µs, then preempt again in case of races */
+			if (notetsleep(&sched.stopnote, 100 * 1000)) {
+				noteclear(&sched.stopnote);
+				break;
+			}
+			preemptall();
+		}
+	}
+	if (sched.stopwait != 0)
+		gl_throw("stopTheWorld: not stopped");
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		if (__atomic_load_n(&allp[i]->status, __ATOMIC_ACQUIRE) != Pgcstop)
+			gl_throw("stopTheWorld: not stopped (status != _Pgcstop)");
+}
+
+/* Stop every P but the caller's: each finishes what it runs up to its
+ * next prologue (or block), then waits.  A goroutine that loops without
+ * calls, or blocks in a system call, holds the world up (issue 6 and the
+ * syscalls issue). */
+void stopTheWorld(const char *reason) {
+	(void)reason;
+	semacquire1(&worldsema, false, waitReasonSemacquire);
+	getg()->m->locks++; /* the caller must not be preempted meanwhile */
+	systemstack(stopTheWorldWithSema, NULL);
+}
+
+static void startTheWorldWithSema(void *arg) {
+	(void)arg;
+	lock(&sched.lock);
+	int32_t procs = gomaxprocs;
+	if (newprocs != 0) {
+		procs = newprocs;
+		newprocs = 0;
+	}
+	P *p1 = procresize(procs);
+	__atomic_store_n(&sched.gcwaiting, 0, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&sched.sysmonwait, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&sched.sysmonwait, 0, __ATOMIC_RELEASE);
+		notewakeup(&sched.sysmonnote);
+	}
+	unlock(&sched.lock);
+	while (p1 != NULL) {
+		P *pp = p1;
+		p1 = p1->link;
+		startm(pp, false);
+	}
+	wakep();
+}
+
+void startTheWorld(void) {
+	systemstack(startTheWorldWithSema, NULL);
+	G *gp = getg();
+	gp->m->locks--;
+	semrelease1(&worldsema, false);
+}
+
+/* runtime.GOMAXPROCS(n): the old value; n > 0 changes it, with the world
+ * stopped. */
+int32_t procresize_request(int32_t n) {
+	lock(&sched.lock);
+	int32_t ret = gomaxprocs;
+	unlock(&sched.lock);
+	if (n <= 0 || n == ret)
+		return ret;
+	stopTheWorld("GOMAXPROCS");
+	newprocs = n;
+	startTheWorld();
+	return ret;
+}
+
+/* ---- LockOSThread ---- */
+
+void lockOSThread(void) {
+	G *gp = getg();
+	M *mp = gp->m;
+	mp->lockedInt++;
+	mp->lockedg = gp;
+	gp->lockedm = mp;
+}
+
+void unlockOSThread(void) {
+	G *gp = getg();
+	M *mp = gp->m;
+	if (mp->lockedInt == 0)
+		gl_throw("runtime: internal error: misuse of lockOSThread/unlockOSThread");
+	mp->lockedInt--;
+	if (mp->lockedInt != 0 || mp->lockedExt != 0)
+		return;
+	gp->lockedm = NULL;
+	mp->lockedg = NULL;
+}
+
+/* runtime.LockOSThread: the calling goroutine runs only on this thread,
+ * and no other goroutine does, until as many UnlockOSThread calls. */
+void runtime_LockOSThread(G *g) {
+	M *mp = g->m;
+	if (++mp->lockedExt == 0) {
+		mp->lockedExt--;
+		gl_panicstring(g, "LockOSThread nesting overflow");
+		return;
+	}
+	mp->lockedg = g;
+	g->lockedm = mp;
+}
+
+void runtime_UnlockOSThread(G *g) {
+	M *mp = g->m;
+	if (mp->lockedExt == 0)
+		return;
+	mp->lockedExt--;
+	if (mp->lockedInt != 0 || mp->lockedExt != 0)
+		return;
+	g->lockedm = NULL;
+	mp->lockedg = NULL;
+}
+
+/* ---- sysmon ---- */
+
+static int64_t starttime;
+
+static void printbool_(bool b) {
+	prints(b ? "true" : "false");
+}
+
+/* GLDEBUG=schedtrace=N: Go's SCHED line (and with scheddetail=1 the
+ * per-P, per-M and per-G lines), read without stopping anything: the
+ * numbers are a racy snapshot, as in Go. */
+static void schedtrace(bool detailed) {
+	int64_t now = nanotime();
+	if (starttime == 0)
+		starttime = now;
+	lock(&sched.lock);
+	printlock();
+	prints("SCHED ");
+	printint((now - starttime) / 1000000);
+	prints("ms: gomaxprocs=");
+	printint(gomaxprocs);
+	prints(" idleprocs=");
+	printint(__atomic_load_n(&sched.npidle, __ATOMIC_RELAXED));
+	prints(" threads=");
+	printint(mcount());
+	prints(" spinningthreads=");
+	printint(__atomic_load_n(&sched.nmspinning, __ATOMIC_RELAXED));
+	prints(" needspinning=0 idlethreads="); /* Go ≥ 1.21's needspinning: always 0 here */
+	printint(sched.nmidle);
+	prints(" runqueue=");
+	printint(sched.runqsize);
+	if (detailed) {
+		prints(" gcwaiting=");
+		printbool_(__atomic_load_n(&sched.gcwaiting, __ATOMIC_RELAXED));
+		prints(" nmidlelocked=");
+		printint(sched.nmidlelocked);
+		prints(" stopwait=");
+		printint(sched.stopwait);
+		prints(" sysmonwait=");
+		printbool_(__atomic_load_n(&sched.sysmonwait, __ATOMIC_RELAXED));
+		prints("\n");
+	}
+	for (int32_t i = 0; i < gomaxprocs; i++) {
+		P *pp = allp[i];
+		uint32_t h = __atomic_load_n(&pp->runqhead, __ATOMIC_ACQUIRE);
+		uint32_t t = __atomic_load_n(&pp->runqtail, __ATOMIC_ACQUIRE);
+		if (detailed) {
+			prints("  P");
+			printint(i);
+			prints(": status=");
+			printint(pp->status);
+			prints(" schedtick=");
+			printint(pp->schedtick);
+			prints(" syscalltick=");
+			printint(pp->syscalltick);
+			prints(" m=");
+			M *mp = pp->m;
+			if (mp != NULL)
+				printint(mp->id);
+			else
+				prints("nil");
+			prints(" runqsize=");
+			printint((int32_t)(t - h));
+			prints(" gfreecnt=");
+			printint(pp->gfreecnt);
+			prints(" timerslen=");
+			printint(pp->ntimers);
+			prints("\n");
+		} else {
+			prints(i == 0 ? " [ " : " ");
+			printint((int32_t)(t - h));
+			if (i == gomaxprocs - 1)
+				prints(" ]");
+		}
+	}
+	if (!detailed) {
+		prints(" schedticks=[ ");
+		for (int32_t i = 0; i < gomaxprocs; i++) {
+			printint(allp[i]->schedtick);
+			prints(" ");
+		}
+		prints("]\n");
+		printunlock();
+		unlock(&sched.lock);
+		return;
+	}
+	for (M *mp = allm; mp != NULL; mp = mp->alllink) {
+		if (mp->dead)
+			continue;
+		P *pp = mp->p;
+		G *curg = mp->curg, *lockedg = mp->lockedg;
+		prints("  M");
+		printint(mp->id);
+		prints(": p=");
+		if (pp != NULL)
+			printint(pp->id);
+		else
+			prints("nil");
+		prints(" curg=");
+		if (curg != NULL)
+			printint(curg->goid);
+		else
+			prints("nil");
+		prints(" mallocing=0 throwing=");
+		printint(mp->dying);
+		prints(" preemptoff= locks=");
+		printint(mp->locks);
+		prints(" dying=");
+		printint(mp->dying);
+		prints(" spinning=");
+		printbool_(mp->spinning);
+		prints(" blocked=");
+		printbool_(mp->blocked);
+		prints(" lockedg=");
+		if (lockedg != NULL)
+			printint(lockedg->goid);
+		else
+			prints("nil");
+		prints("\n");
+	}
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	for (int64_t i = 0; i < n; i++) {
+		G *gp = allgs[i];
+		uint32_t st = readgstatus(gp);
+		if (st == Gdead)
+			continue;
+		M *mp = gp->m, *lockedm = gp->lockedm;
+		prints("  G");
+		printint(gp->goid);
+		prints(": status=");
+		printint(st);
+		prints("(");
+		prints(st == Gwaiting ? waitreasonstr(gp->waitreason) : "");
+		prints(") m=");
+		if (mp != NULL)
+			printint(mp->id);
+		else
+			prints("nil");
+		prints(" lockedm=");
+		if (lockedm != NULL)
+			printint(lockedm->id);
+		else
+			prints("nil");
+		prints("\n");
+	}
+	printunlock();
+	unlock(&sched.lock);
+}
+
+/* Issue 6 (preemption) and the syscalls issue put Go's retake here:
+ * preempt Gs that ran more than 10 ms (pp->sysmonschedtick/when), take
+ * Ps from Ms blocked in system calls (handoffp).  Returns how many Ps it
+ * retook. */
+static uint32_t retake(int64_t now) {
+	(void)now;
+	return 0;
+}
+
+/* The system monitor, on its own M without a P: for now it prints
+ * schedtrace and starts an M when timers are overdue. */
+static void sysmon(void) {
+	lock(&sched.lock);
+	sched.nmsys++;
+	checkdead();
+	unlock(&sched.lock);
+	int64_t lasttrace = 0;
+	int idle = 0;
+	uint32_t delay = 0;
+	for (;;) {
+		if (idle == 0)
+			delay = 20; /* start with a 20 µs sleep... */
+		else if (idle > 50)
+			delay *= 2; /* ...then double it after 1 ms of nothing */
+		if (delay > 10 * 1000)
+			delay = 10 * 1000; /* up to 10 ms */
+		usleep_(delay);
+		int64_t now = nanotime();
+		if (gl_debug.schedtrace <= 0 && (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) ||
+						 __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) == gomaxprocs)) {
+			lock(&sched.lock);
+			if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) ||
+			    __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) == gomaxprocs) {
+				int64_t next = timeSleepUntil();
+				if (next > now) {
+					__atomic_store_n(&sched.sysmonwait, 1, __ATOMIC_RELEASE);
+					unlock(&sched.lock);
+					int64_t sleep = forcegcperiod / 2;
+					if (next - now < sleep)
+						sleep = next - now;
+					notetsleep(&sched.sysmonnote, sleep);
+					lock(&sched.lock);
+					__atomic_store_n(&sched.sysmonwait, 0, __ATOMIC_RELEASE);
+					noteclear(&sched.sysmonnote);
+				}
+				idle = 0;
+				delay = 20;
+			}
+			unlock(&sched.lock);
+			now = nanotime();
+		}
+		/* timers that should have run already (their P runs a G that
+		 * does not yield): an M that steals them */
+		if (timeSleepUntil() < now)
+			startm(NULL, false);
+		if (retake(now) != 0)
+			idle = 0;
+		else
+			idle++;
+		if (gl_debug.schedtrace > 0 && lasttrace + (int64_t)gl_debug.schedtrace * 1000000 <= now) {
+			lasttrace = now;
+			schedtrace(gl_debug.scheddetail > 0);
+		}
+	}
 }
 
 /* ---- start-up ---- */
@@ -380,10 +1898,20 @@ void exit_m(void *code) {
 	exit((int)(intptr_t)code);
 }
 
-/* The main goroutine (Go's runtime.main): package initialisation, then
- * main.main, then exit(0) — whatever other goroutines are doing. */
+static void startsysmon(void *arg) {
+	(void)arg;
+	lock(&sched.lock);
+	int64_t id = mReserveID();
+	unlock(&sched.lock);
+	newm(sysmon, NULL, id);
+}
+
+/* The main goroutine (Go's runtime.main): sysmon, package initialisation,
+ * then main.main, then exit(0) — whatever other goroutines are doing. */
 static void runtime_main(G *g, void *arg) {
 	(void)arg;
+	mainStarted = true;
+	systemstack(startsysmon, NULL);
 	main_init(g);
 	main_main(g);
 	systemstack(exit_m, (void *)0);
@@ -402,30 +1930,47 @@ static void g0stack(G *gp) {
 	gp->stackguard0 = gp->stack.lo + GL_STACK_GUARD;
 }
 
-static void mcommoninit(M *mp) {
-	mp->fastrand = randomseed();
-	if (mp->fastrand == 0)
-		mp->fastrand = 0x49f6428a;
+/* The CPUs this process may run on (Go's getproccount). */
+static int32_t getproccount(void) {
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 1;
+	int n = CPU_COUNT(&set);
+	return n > 0 ? n : 1;
 }
 
 static void schedinit(void) {
 	m0.g0 = &g0;
-	m0.p = &p0;
 	m0.id = 0;
 	g0.m = &m0;
 	g0.goid = 0;
 	g0.atomicstatus = Grunning;
 	g0stack(&g0);
 	setg(&g0);
-	p0.m = &m0;
-	p0.status = Prunning;
+	m0.procid = (int64_t)gettid();
 	mcommoninit(&m0);
+	sched.mnext = 1; /* m0 */
+	sched.lastpoll = nanotime();
+	runtimeInitTime = sched.lastpoll;
+	ncpu = getproccount();
 	parsedebugvars();
 	mallocinit();
 	stackinit();
 	alginit();
 	initsig();
 	minitSignalStack(&m0);
+	int32_t procs = ncpu;
+	const char *s = getenv("GLMAXPROCS");
+	if (s != NULL) {
+		char *end;
+		long n = strtol(s, &end, 10);
+		if (end != s && *end == 0 && n > 0)
+			procs = n > 1024 ? 1024 : (int32_t)n;
+	}
+	lock(&sched.lock);
+	if (procresize(procs) != NULL)
+		gl_throw("unknown runnable goroutine during bootstrap");
+	unlock(&sched.lock);
 }
 
 int gl_main(int argc, char **argv, void (*maininit)(G *), void (*mainmain)(G *)) {
@@ -435,115 +1980,57 @@ int gl_main(int argc, char **argv, void (*maininit)(G *), void (*mainmain)(G *))
 	main_main = mainmain;
 	schedinit();
 	G *mg = newproc1(runtime_main, NULL, GL_STACK_MIN);
-	runqput(&p0, mg, false);
+	runqput(m0.p, mg, false);
 	gl_mstart(mstart1);
 }
 
-/* ---- synchronous signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL) ----
- * Generated code checks nil pointers, bounds and division explicitly, so a
- * fault is a bug somewhere: the handler says what it can — a stale pointer
- * into a stack that moved (stackforcemove), an overflow of the reserve
- * band, a nil dereference glc did not check — prints the faulting
- * goroutine's traceback and exits with status 2.  It runs on the M's
- * signal stack (sigaltstack): a signal frame can be larger than a whole
- * goroutine stack. */
+/* ---- package runtime's functions in C (stdlib/runtime) ---- */
 
-enum { signalStackSize = 64 * 1024 };
-
-void minitSignalStack(M *mp) {
-	G *gs = mp == &m0 ? &gsignal0 : mallocgc(sizeof(G), NULL, true);
-	void *p = sysAlloc(signalStackSize, NULL);
-	gs->stack = (GlStack){(uintptr_t)p, (uintptr_t)p + signalStackSize};
-	gs->stackguard0 = gs->stack.lo + GL_STACK_GUARD;
-	gs->m = mp;
-	gs->goid = -1;
-	gs->atomicstatus = Grunning;
-	mp->gsignal = gs;
-	stack_t ss = {.ss_sp = p, .ss_size = signalStackSize, .ss_flags = 0};
-	sigaltstack(&ss, NULL);
+int64_t runtime_GOMAXPROCS(G *g, int64_t n) {
+	(void)g;
+	return procresize_request(n > 1024 ? 1024 : (int32_t)n);
 }
 
-static const char *signame_(int sig) {
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV: segmentation violation";
-	case SIGBUS: return "SIGBUS: bus error";
-	case SIGFPE: return "SIGFPE: floating-point exception";
-	case SIGILL: return "SIGILL: illegal instruction";
-	}
-	return "signal";
+int64_t runtime_NumCPU(G *g) {
+	(void)g;
+	return ncpu;
 }
 
-static void sighandler(int sig, siginfo_t *info, void *ctx) {
-	ucontext_t *uc = ctx;
-	G *g = tls_g;
-	M *mp = g != NULL ? g->m : &m0;
-	if (mp->dying >= 3) { /* a fault while reporting one */
-		prints("fatal error: fault while printing a fault report\n");
-		sys_exit(2);
-	}
-	mp->dying = 3;
-	setg(mp->gsignal); /* systemstack calls run here, not on g0 */
-	G *gp = mp->curg;
-	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-	uintptr_t bp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
-	uintptr_t addr = (uintptr_t)info->si_addr, lo, hi;
-
-	printlock();
-	if (sig == SIGSEGV && stalestack(addr, &lo, &hi)) {
-		prints("fatal error: stale pointer into a moved stack (addr=");
-		printhex(addr);
-		prints(", old stack [");
-		printhex(lo);
-		prints(", ");
-		printhex(hi);
-		prints("))\n");
-	} else if (sig == SIGSEGV && stackguardpage(addr)) {
-		prints("fatal error: stack overflow below stack.lo (addr=");
-		printhex(addr);
-		prints("): a frame exceeded the reserve band\n");
-	} else if ((sig == SIGSEGV || sig == SIGBUS) && addr < 4096 && ingltext(pc)) {
-		prints("fatal error: unchecked nil pointer dereference in generated code (addr=");
-		printhex(addr);
-		prints(")\n");
-	} else if (ingltext(pc)) {
-		prints("unexpected fault address ");
-		printhex(addr);
-		prints("\nfatal error: fault\n");
-	} else {
-		prints("fatal error: unexpected signal during runtime execution\n");
-	}
-	prints("[signal ");
-	prints(signame_(sig));
-	prints(" code=");
-	printhex((uint64_t)info->si_code);
-	prints(" addr=");
-	printhex(addr);
-	prints(" pc=");
-	printhex(pc);
-	prints("]\n");
-	if (gp != NULL) {
-		prints("\n");
-		goroutineheader(gp);
-		if (sp - gp->stack.lo < gp->stack.hi - gp->stack.lo)
-			traceback(gp, pc + 1, sp, bp); /* +1: pc is the faulting instruction */
-		else
-			tracebackg(gp);
-	}
-	printunlock();
-	sys_exit(2);
+int64_t runtime_NumGoroutine(G *g) {
+	(void)g;
+	return gcount();
 }
 
-void initsig(void) {
-	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_sigaction = sighandler;
-		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-		sigfillset(&sa.sa_mask);
-		sigdelset(&sa.sa_mask, SIGSEGV); /* a fault in the handler re-enters */
-		sigdelset(&sa.sa_mask, SIGBUS);
-		sigaction(sigs[i], &sa, NULL);
-	}
+void runtime_Gosched(G *g) {
+	(void)g;
+	gosched();
+}
+
+void runtime_Goexit(G *g) {
+	gl_goexit(g);
+}
+
+/* ---- package sync's hooks (Go's sync_runtime_canSpin etc.) ---- */
+
+enum { active_spin = 4, active_spin_cnt = 30 };
+
+/* Whether sync.Mutex.Lock should spin rather than park: only a few times,
+ * on a multicore machine, with GOMAXPROCS > 1 and another P running (the
+ * one that will unlock), and nothing else to run here. */
+bool sync_runtime_canSpin(G *g, int64_t i) {
+	if (i >= active_spin || ncpu <= 1 ||
+	    gomaxprocs <= __atomic_load_n(&sched.npidle, __ATOMIC_RELAXED) +
+				  __atomic_load_n(&sched.nmspinning, __ATOMIC_RELAXED) + 1)
+		return false;
+	return runqempty(g->m->p);
+}
+
+void sync_runtime_doSpin(G *g) {
+	(void)g;
+	procyield(active_spin_cnt);
+}
+
+int64_t sync_runtime_nanotime(G *g) {
+	(void)g;
+	return nanotime();
 }

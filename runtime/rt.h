@@ -49,29 +49,51 @@
  * never a call to __tls_get_addr (libc, on the goroutine stack). */
 #define GL_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 
-/* ---- locks (Go's lock_futex.go: mutex, lock, unlock) ---- */
+/* ---- locks and notes (lock_futex.c, Go's lock_futex.go) ---- */
 typedef struct mutex {
 	uint32_t key; /* 0 unlocked, 1 locked, 2 locked with waiters */
 } mutex;
 void lock(mutex *l);
 void unlock(mutex *l);
 
+/* A one-time event an M sleeps on in the kernel (Go's note): notesleep
+ * waits until notewakeup; noteclear re-arms it.  Only g0 code sleeps on a
+ * note: a goroutine parks instead (gopark never enters the kernel). */
+typedef struct note {
+	uint32_t key; /* 0 not yet, 1 woken */
+} note;
+void noteclear(note *n);
+void notewakeup(note *n);
+void notesleep(note *n);
+bool notetsleep(note *n, int64_t ns); /* false if ns passed first */
+
+void futexsleep(uint32_t *addr, uint32_t val, int64_t ns); /* ns < 0: forever */
+void futexwakeup(uint32_t *addr, uint32_t cnt);
+void osyield(void);
+void procyield(uint32_t cycles);
+void usleep_(uint32_t us);
+
 /* ---- M, P, sched ---- */
 
-/* The allocator's per-M state (Go keeps an mcache per P; with one P per M
- * for now, this is the same thing). */
+/* The allocator's per-M state (Go keeps an mcache per P; with the
+ * bump allocator there is nothing per P to keep, so it stays per M). */
 typedef struct mcache {
 	uintptr_t next, end; /* bump pointer into the current chunk */
 	uint64_t nmalloc;    /* objects allocated through this M */
 	uint64_t totalalloc; /* bytes, after rounding up to the size class */
 } mcache;
 
+typedef struct sudog sudog;
+typedef struct timer timer;
+
 struct M {
 	G *g0;           /* scheduling stack (offset 0: asm) */
 	G *curg;         /* the user goroutine running on this M (asm) */
 	G *gsignal;      /* signal-handling g, on the sigaltstack (asm) */
-	P *p;
+	P *p;            /* attached P, NULL when idle */
+	P *nextp;        /* the P to acquire when woken (startm, startlockedm) */
 	int64_t id;
+	int64_t procid;  /* thread id */
 	uint64_t fastrand;
 	mcache mcache;
 	/* A nil dereference reported as a panic (gl_panicnil): what Go keeps in
@@ -80,36 +102,100 @@ struct M {
 	uintptr_t sigcode0, sigcode1, sigpc;
 	bool (*waitunlockf)(G *, void *); /* gopark's: run once g is parked */
 	void *waitlock;
+	int32_t locks;       /* runtime locks held: no preemption, no parking */
 	int32_t dying;       /* fatal error in progress on this M */
 	int32_t preprinting; /* calling Error/String of a dying panic's value */
+	bool spinning;       /* looking for work without having found any */
+	bool blocked;        /* sleeping on park */
+	bool dead;           /* the thread exited (mexit); kept in allm for stats */
+	uint32_t lockedExt;  /* runtime.LockOSThread nesting */
+	uint32_t lockedInt;  /* the runtime's own lockOSThread */
+	G *lockedg;          /* the goroutine locked to this thread */
+	note park;           /* stopm sleeps here */
+	M *schedlink;        /* sched.midle */
+	void (*mstartfn)(void);
 	uint64_t forcemoveticks; /* stackforcemove: prologue checks seen on deep stacks */
-	M *alllink;
+	M *alllink;          /* allm, newest first after m0 */
 };
 
-enum { Pidle = 0, Prunning = 1 };
+/* P status, Go's values */
+enum { Pidle = 0, Prunning = 1, Psyscall = 2, Pgcstop = 3, Pdead = 4 };
+
+enum { runqSize = 256, sudogCacheSize = 128 };
 
 struct P {
 	int32_t id;
-	uint32_t status;
-	M *m;
-	G *runnext;            /* the goroutine to run next (goready) */
+	uint32_t status;     /* atomic */
+	P *link;             /* sched.pidle */
+	uint32_t schedtick;  /* incremented on every scheduler call (not for runnext) */
+	uint32_t syscalltick;
+	M *m;                /* back-link to the M, NULL if idle */
+	/* The local run queue, lock free: the owner puts at the tail, the
+	 * owner and thieves take at the head with a CAS. */
 	uint32_t runqhead, runqtail;
-	G *runq[256];
+	G *runq[runqSize];
+	/* The goroutine to run next, ahead of runq: the one the running G just
+	 * readied.  It inherits the time slice (execute's inheritTime). */
+	G *runnext;
+	/* dead Gs, with their stacks, for newproc */
+	G *gfree;
+	int32_t gfreecnt;
+	/* free sudogs (Go's sudogcache) */
+	int32_t nsudog;
+	sudog *sudogcache[sudogCacheSize];
+	/* the timer heap (time.c): a 4-ary min-heap on when, under timersLock */
+	mutex timersLock;
+	timer **timers;
+	int32_t ntimers, timerscap;
+	int64_t timer0When;  /* atomic: when of timers[0], 0 if none */
+	bool preempt;        /* the scheduler should run soon (issue 6: retake) */
+	/* sysmon's last observation, for retake (issue 6) */
+	uint32_t sysmonschedtick;
+	int64_t sysmonschedwhen;
 };
 
 typedef struct schedt {
+	uint64_t goidgen;       /* atomic */
+	int64_t lastpoll;       /* atomic: 0 while an M is blocked in netpoll */
+	int64_t pollUntil;      /* atomic: when that netpoll wakes */
 	mutex lock;
-	G *runqhead, *runqtail; /* global run queue, linked through schedlink */
+	/* idle Ms, sleeping on their park note */
+	M *midle;
+	int32_t nmidle;
+	int32_t nmidlelocked;   /* locked Ms waiting for their goroutine */
+	int64_t mnext;          /* Ms created so far, the next M's id */
+	int32_t maxmcount;
+	int32_t nmsys;          /* system Ms (sysmon), not counted by checkdead */
+	int64_t nmfreed;        /* Ms that exited */
+	P *pidle;               /* idle Ps */
+	int32_t npidle;         /* atomic */
+	int32_t nmspinning;     /* atomic */
+	/* the global run queue, linked through schedlink */
+	G *runqhead, *runqtail;
 	int32_t runqsize;
-	G *gfree;               /* dead Gs, for reuse */
-	int64_t goidgen;
+	/* dead Gs (Go's sched.gFree) */
+	mutex gFreelock;
+	G *gfree;
+	int32_t ngfree;
+	/* the central sudog cache */
+	mutex sudoglock;
+	sudog *sudogcache;
+	/* stop the world */
+	uint32_t gcwaiting;     /* atomic */
+	int32_t stopwait;
+	note stopnote;
+	uint32_t sysmonwait;    /* atomic */
+	note sysmonnote;
 	int32_t mainexited;     /* main goroutine called Goexit */
 } schedt;
 
 extern schedt sched;
 extern M m0;
 extern G g0; /* m0's g0 */
-extern P p0;
+extern M *allm;
+extern P **allp;
+extern int32_t gomaxprocs;
+extern int32_t ncpu;
 extern G **allgs;
 extern int64_t allglen;
 extern int gl_argc;
@@ -130,26 +216,135 @@ void gogo(Gobuf *buf) GL_NORETURN;
 void mcall(void (*fn)(G *));
 void gl_mstart(void (*fn)(void)) GL_NORETURN;
 void gl_gostart(void);
+/* Leave the M's scheduling loop: return from the gl_mstart call that
+ * started it, on g0's stack at g0->sched.sp (the thread then exits). */
+void gl_mexit(G *g0) GL_NORETURN;
 
 /* proc.c */
 void schedule(void) GL_NORETURN;
 void gopark(bool (*unlockf)(G *, void *), void *lock, uint32_t reason);
+void goparkunlock(mutex *l, uint32_t reason);
 void goready(G *gp);
 void gosched(void);
+void goyield(void);
 G *newproc(void (*fn)(G *, void *), void *arg);
 G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize);
 void goexit1(void) GL_NORETURN;
+void gopreempt_m(G *gp) GL_NORETURN;
+bool canpreemptm(M *mp);
+void wakep(void);
+void startm(P *pp, bool spinning);
+int32_t gcount(void);
+P **allpsnapshot(int32_t *n);
 int64_t nanotime(void);
+int64_t walltime(void);
 void exit_m(void *code) GL_NORETURN; /* exit(code) on g0 */
 const char *waitreasonstr(uint32_t reason);
+void stopTheWorld(const char *reason);
+void startTheWorld(void);
+int32_t procresize_request(int32_t n); /* runtime.GOMAXPROCS */
+void lockOSThread(void);
+void unlockOSThread(void);
+/* Go's casgstatus: status changes other threads can observe */
+static inline uint32_t readgstatus(const G *gp) {
+	return __atomic_load_n(&gp->atomicstatus, __ATOMIC_ACQUIRE);
+}
+void casgstatus(G *gp, uint32_t oldval, uint32_t newval);
+/* netpoll stub (netpoll_stub.c): the place of Go's netpoller, which
+ * idle Ms block in until the next timer; the netpoll issue replaces it */
+bool netpollinited(void);
+void netpoll(int64_t delay);
+void netpollBreak(void);
 
-enum { /* Go's waitReason values that exist so far */
+enum { /* Go 1.19's waitReason values */
 	waitReasonZero = 0,
+	waitReasonChanReceiveNilChan = 3,
+	waitReasonChanSendNilChan = 4,
+	waitReasonSelect = 9,
+	waitReasonSelectNoCases = 10,
 	waitReasonChanReceive = 14,
 	waitReasonChanSend = 15,
-	waitReasonSleep = 19,
 	waitReasonSemacquire = 18,
+	waitReasonSleep = 19,
+	waitReasonSyncCondWait = 20,
+	waitReasonPreempted = 25,
 };
+
+/* ---- channels (chan.c, select.c) ---- */
+
+/* A G waiting on a channel or a semaphore (Go's sudog).  For channels,
+ * elem points to the value to send or the place to receive into, often
+ * in the waiting G's own stack: copystack adjusts it, following
+ * g->waiting. */
+struct sudog {
+	G *g;
+	sudog *next, *prev;   /* in a waitq, or the semaphore's list */
+	void *elem;           /* data element (may point into g's stack) */
+	int64_t acquiretime, releasetime;
+	uint32_t ticket;      /* semaphore: 1 when the release handed it over */
+	bool isSelect;        /* g is in a select: selectDone decides who wins */
+	bool success;         /* woken by a value (true) or by close (false) */
+	sudog *waitlink;      /* g->waiting list, or the semaphore's waiters */
+	sudog *waittail;      /* semaphore: the last of the waiters */
+	GlChan *c;            /* the channel */
+	void *semaddr;        /* semaphore: the address waited on */
+};
+
+typedef struct waitq {
+	sudog *first, *last;
+} waitq;
+
+/* Go's hchan. */
+struct GlChan {
+	uint64_t qcount;        /* values in the buffer */
+	uint64_t dataqsiz;      /* size of the ring buffer */
+	void *buf;              /* dataqsiz elements */
+	uint16_t elemsize;
+	uint32_t closed;
+	const GlType *elemtype;
+	uint64_t sendx, recvx;  /* ring indices */
+	waitq recvq, sendq;     /* blocked receivers and senders */
+	/* protects all the fields above and the sudogs queued here; never
+	 * ready a G while holding it (stack shrinking locks it too) */
+	mutex lock;
+};
+typedef GlChan hchan;
+
+bool chansend(hchan *c, const void *ep, bool block);
+bool selectnbsend(hchan *c, const void *elem);
+void waitq_enqueue(waitq *q, sudog *sgp);
+sudog *waitq_dequeue(waitq *q);
+void waitq_dequeueSudoG(waitq *q, sudog *sgp);
+void chan_send(hchan *c, sudog *sg, const void *ep, void (*unlockf)(void *), void *arg);
+void chan_recv(hchan *c, sudog *sg, void *ep, void (*unlockf)(void *), void *arg);
+sudog *acquireSudog(void);
+void releaseSudog(sudog *s);
+void sudogcache_flush(P *pp);
+
+/* ---- semaphores (sema.c) ---- */
+void semacquire1(uint32_t *addr, bool lifo, uint32_t reason);
+void semrelease1(uint32_t *addr, bool handoff);
+
+/* ---- timers (time.c) ---- */
+struct timer {
+	mutex mu;       /* serializes Stop/Reset of one timer */
+	int32_t idx;    /* index in pp->timers */
+	P *pp;          /* the P whose heap holds it (under its timersLock), or NULL */
+	int64_t when;
+	int64_t period; /* > 0: fire every period */
+	/* called without locks, on g0 of the M that runs the timer;
+	 * it must not block */
+	void (*f)(void *arg, uintptr_t seq, int64_t delta);
+	void *arg;
+	uintptr_t seq;
+};
+void addtimer(timer *t);
+bool deltimer(timer *t);
+bool modtimer(timer *t, int64_t when, int64_t period);
+int64_t checkTimers(P *pp, int64_t now, int64_t *pollUntil, bool *ran);
+void moveTimers(P *to, P *from);
+int64_t timeSleepUntil(void);
+void timeSleep(int64_t ns);
 
 /* stack.c */
 typedef struct mstats {
@@ -203,9 +398,10 @@ void goroutineheader(G *gp);
 void tracebackg(G *gp); /* from gp->sched, or from gp itself if running here */
 void dumptraceback(G *gp); /* the "goroutine N [...]" block(s) for a fatal error */
 
-/* signal (proc.c) */
+/* signal_linux.c */
 void initsig(void);
 void minitSignalStack(M *m);
+void unminitSignalStack(M *m);
 
 /* debug.c */
 typedef struct gl_debugvars {

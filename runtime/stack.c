@@ -88,8 +88,10 @@ static void measureheadroom(GlStack stk) {
 		n = STACKFILL_MAX;
 	while (i < n && p[i] == stackFill)
 		i++;
-	if (i < memstats.stack_min_headroom)
-		memstats.stack_min_headroom = i;
+	uint64_t cur = __atomic_load_n(&memstats.stack_min_headroom, __ATOMIC_RELAXED);
+	while (i < cur && !__atomic_compare_exchange_n(&memstats.stack_min_headroom, &cur, i, false,
+						       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 }
 
 /* Replace the block by a PROT_NONE reservation (frees its memory, keeps
@@ -99,7 +101,7 @@ static void stackpoison(GlStack stk) {
 	uintptr_t base = stk.lo - PAGESIZE, top = stk.lo + roundpage(stk.hi - stk.lo);
 	sys_mmap((void *)base, top - base, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE);
-	memstats.stacks_sys -= top - base;
+	__atomic_fetch_sub(&memstats.stacks_sys, top - base, __ATOMIC_RELAXED);
 	if (poisonring == NULL)
 		poisonring = sysAlloc(maxPoisoned * sizeof(poisoned), NULL);
 	while (poisoncount == maxPoisoned || (poisoncount > 0 && poisonbytes + (top - base) > maxPoisonedBytes)) {
@@ -146,7 +148,7 @@ GlStack stackalloc(uint64_t n) {
 	if (n < GL_STACK_MIN || (n & (n - 1)) != 0)
 		gl_throw("stackalloc: bad size");
 	if (gl_debug.stackforcemove) {
-		memstats.stacks_inuse += n;
+		__atomic_fetch_add(&memstats.stacks_inuse, n, __ATOMIC_RELAXED);
 		return stackallocfresh(n);
 	}
 	int order = stackorder(n);
@@ -173,8 +175,10 @@ GlStack stackalloc(uint64_t n) {
 void stackfree(GlStack stk) {
 	uint64_t n = stk.hi - stk.lo;
 	if (gl_debug.stackforcemove) {
-		memstats.stacks_inuse -= n;
+		__atomic_fetch_sub(&memstats.stacks_inuse, n, __ATOMIC_RELAXED);
+		lock(&stacklock); /* the poison ring */
 		stackpoison(stk);
+		unlock(&stacklock);
 		return;
 	}
 	int order = stackorder(n);
@@ -264,6 +268,28 @@ static void adjustrecords(G *g, const adjustinfo *a) {
 	}
 	adjustpointer(a, &g->unwind_target);
 	adjustpointer(a, &g->sched.bp);
+	/* (e) the sudogs of a channel operation or select g is parked in:
+	 * elem is where a sender copies from or a receiver's value goes */
+	for (sudog *sg = g->waiting; sg != NULL; sg = sg->waitlink)
+		adjustpointer(a, &sg->elem);
+}
+
+/* g is parked on channels (activeStackChans): another G holding one of
+ * their locks may be copying a value into or out of g's stack through a
+ * sudog, so the copy holds every one of those locks (Go's
+ * syncadjustsudogs).  g->waiting is in lock order; a select on the same
+ * channel twice lists it twice, in a row. */
+static void lockwaitingchans(G *g, bool lk) {
+	GlChan *last = NULL;
+	for (sudog *sg = g->waiting; sg != NULL; sg = sg->waitlink) {
+		if (sg->c != last) {
+			if (lk)
+				lock(&sg->c->lock);
+			else
+				unlock(&sg->c->lock);
+		}
+		last = sg->c;
+	}
 }
 
 /* Move g's stack to a new one of newsize bytes.  g is not running: it is
@@ -279,6 +305,9 @@ void copystack(G *g, uint64_t newsize) {
 
 	GlStack new = stackalloc(newsize);
 	adjustinfo a = {old.lo, old.hi, (intptr_t)(new.hi - old.hi)};
+	bool chanlocks = g->activeStackChans;
+	if (chanlocks)
+		lockwaitingchans(g, true);
 	memcpy((void *)(new.hi - used), (void *)sp, used);
 
 	g->stack = new;
@@ -286,6 +315,8 @@ void copystack(G *g, uint64_t newsize) {
 	adjustframepointers(g, &a);
 	adjustframes(g, &a);
 	adjustrecords(g, &a);
+	if (chanlocks)
+		lockwaitingchans(g, false);
 
 	/* For the prologue's GL_FIXPARAM: its parameters point into the stack
 	 * gl_morestack was entered on (newstack clears old_lo/old_hi there);
@@ -304,9 +335,9 @@ void copystack(G *g, uint64_t newsize) {
 
 	int64_t ns = nanotime() - t0;
 	g->stackcopies++;
-	memstats.stack_copies++;
-	memstats.stack_bytes_copied += used;
-	memstats.stack_copy_ns += (uint64_t)ns;
+	__atomic_fetch_add(&memstats.stack_copies, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&memstats.stack_bytes_copied, used, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&memstats.stack_copy_ns, (uint64_t)ns, __ATOMIC_RELAXED);
 	if (gl_debug.stacktrace) {
 		printlock();
 		prints("stack copy: goroutine ");
@@ -357,18 +388,25 @@ uintptr_t newstack(G *g, uintptr_t sp) {
 	uint64_t need = (fn ? fn->framesize : 0) + 16;
 	uintptr_t callersp = sp + SAVEDREGS_SIZE;
 
-	if (g->stackguard0 == GL_STACK_PREEMPT) {
-		/* A preemption request, not (only) growth.  The scheduler issue
-		 * parks the goroutine here (gopreempt_m); for now just clear it. */
-		g->preempt = false;
+	bool fits = callersp >= g->stack.lo + GL_STACK_GUARD + need;
+
+	/* A preemption request (preemptone, the stop-the-world): park the
+	 * goroutine once its frame fits — gopreempt_m queues it and its next
+	 * gogo returns into the prologue, exactly as gl_morestack's own return
+	 * would.  Not while the M holds runtime locks or prints: then the
+	 * request is dropped (the stop-the-world repeats it). */
+	bool preempt = __atomic_load_n(&g->stackguard0, __ATOMIC_ACQUIRE) == GL_STACK_PREEMPT;
+	if (preempt) {
 		g->stackguard0 = stackguard(g);
-		if (!gl_debug.stackforcemove && callersp >= g->stack.lo + GL_STACK_GUARD + need)
-			return sp;
+		preempt = canpreemptm(g->m);
+		if (preempt)
+			g->preempt = false;
 	}
 
 	uint64_t oldsize = g->stack.hi - g->stack.lo;
 	uint64_t used = g->stack.hi - sp;
-	if (gl_debug.stackforcemove && used > FORCEMOVE_EVERY && callersp >= g->stack.lo + GL_STACK_GUARD + need) {
+	bool move = !fits || gl_debug.stackforcemove;
+	if (gl_debug.stackforcemove && fits && used > FORCEMOVE_EVERY) {
 		/* Moving a deep stack at every call makes the stress mode
 		 * quadratic: a 100,000-frame recursion would copy terabytes.  Up
 		 * to FORCEMOVE_EVERY bytes of used stack every check moves it;
@@ -378,31 +416,34 @@ uintptr_t newstack(G *g, uintptr_t sp) {
 		 * at 1 MiB.  Deep frames still move, just less often. */
 		M *m = getm();
 		uint64_t every = used / FORCEMOVE_EVERY;
-		if (++m->forcemoveticks % (every * every) != 0)
-			return sp;
+		move = ++m->forcemoveticks % (every * every) == 0;
 	}
-	uint64_t newsize = gl_debug.stackforcemove ? oldsize : oldsize * 2;
-	/* more doublings until the frame being entered fits above the band */
-	while (newsize - used + SAVEDREGS_SIZE < need + GL_STACK_GUARD)
-		newsize *= 2;
-	if (newsize > maxstacksize) {
-		printlock();
-		prints("runtime: goroutine stack exceeds ");
-		printuint(maxstacksize);
-		prints("-byte limit\n");
-		prints("runtime: sp=");
-		printhex(sp);
-		prints(" stack=[");
-		printhex(g->stack.lo);
-		prints(", ");
-		printhex(g->stack.hi);
-		prints("]\n");
-		printunlock();
-		gl_throw("stack overflow");
+	if (move) {
+		uint64_t newsize = gl_debug.stackforcemove ? oldsize : oldsize * 2;
+		/* more doublings until the frame being entered fits above the band */
+		while (newsize - used + SAVEDREGS_SIZE < need + GL_STACK_GUARD)
+			newsize *= 2;
+		if (newsize > maxstacksize) {
+			printlock();
+			prints("runtime: goroutine stack exceeds ");
+			printuint(maxstacksize);
+			prints("-byte limit\n");
+			prints("runtime: sp=");
+			printhex(sp);
+			prints(" stack=[");
+			printhex(g->stack.lo);
+			prints(", ");
+			printhex(g->stack.hi);
+			prints("]\n");
+			printunlock();
+			gl_throw("stack overflow");
+		}
+		casgstatus(g, Grunning, Gcopystack);
+		copystack(g, newsize);
+		casgstatus(g, Gcopystack, Grunning);
 	}
-	g->atomicstatus = Gcopystack;
-	copystack(g, newsize);
-	g->atomicstatus = Grunning;
+	if (preempt)
+		gopreempt_m(g);
 	return g->sched.sp;
 }
 

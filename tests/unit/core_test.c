@@ -2295,6 +2295,12 @@ static int runchild(void (*mainfn)(G *), u64 arg, bool forcemove, const char *gl
 		snprintf(env, sizeof env, "%s%s%s", forcemove ? "stackforcemove=1" : "",
 			 forcemove && gldebug ? "," : "", gldebug ? gldebug : "");
 		setenv("GLDEBUG", env, 1);
+		/* The groups synchronise through gosched spin loops with a
+		 * bounded number of rounds, written for one P: with more, a
+		 * goroutine runs in parallel on another thread and the bounds
+		 * no longer mean anything.  The scheduler's own tests
+		 * (testdata/run, tests/sched.sh) cover GLMAXPROCS > 1. */
+		setenv("GLMAXPROCS", "1", 1);
 		if (gltb)
 			setenv("GLTRACEBACK", gltb, 1);
 		else

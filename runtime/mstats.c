@@ -1,0 +1,35 @@
+/*
+ * mstats.c — runtime.ReadMemStats (Go's runtime/mstats.go), from what
+ * the allocator (malloc.c) and the stacks (stack.c) count.  Until the
+ * collector exists nothing is freed: Alloc is TotalAlloc.
+ */
+#include "rt.h"
+
+/* stdlib/runtime's MemStats, field for field. */
+typedef struct MemStats {
+	uint64_t Alloc, TotalAlloc, Sys, Lookups, Mallocs, Frees;
+	uint64_t HeapAlloc, HeapSys, HeapIdle, HeapInuse, HeapReleased, HeapObjects;
+	uint64_t StackInuse, StackSys, NextGC, LastGC, PauseTotalNs;
+	uint32_t NumGC, NumForcedGC;
+	uint64_t StackCopies, StackBytesCopied, StackCopyNs;
+} MemStats;
+
+void runtime_readMemStats(G *g, MemStats *m) {
+	(void)g;
+	uint64_t totalalloc, nmalloc;
+	readmemstats(&totalalloc, &nmalloc);
+	memset(m, 0, sizeof *m);
+	m->TotalAlloc = totalalloc;
+	m->Alloc = totalalloc;
+	m->HeapAlloc = totalalloc;
+	m->Mallocs = nmalloc;
+	m->HeapObjects = nmalloc;
+	m->HeapSys = __atomic_load_n(&memstats.heap_sys, __ATOMIC_RELAXED);
+	m->HeapInuse = totalalloc < m->HeapSys ? totalalloc : m->HeapSys;
+	m->StackInuse = __atomic_load_n(&memstats.stacks_inuse, __ATOMIC_RELAXED);
+	m->StackSys = __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED);
+	m->Sys = m->HeapSys + m->StackSys;
+	m->StackCopies = __atomic_load_n(&memstats.stack_copies, __ATOMIC_RELAXED);
+	m->StackBytesCopied = __atomic_load_n(&memstats.stack_bytes_copied, __ATOMIC_RELAXED);
+	m->StackCopyNs = __atomic_load_n(&memstats.stack_copy_ns, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,106 @@
+/*
+ * reflect.c — the few functions package reflect (stdlib/reflect) declares
+ * without a body.  Package reflect reads type descriptors (GlType) and
+ * values itself, through unsafe pointers and a gl mirror of the C structs;
+ * what needs the runtime is here: the layout check of that mirror,
+ * allocation, typed copies, map iteration and lookup, equality, itabs.
+ *
+ * Called from generated code with its calling convention (G *g first), on
+ * the goroutine stack: each is a small leaf, or calls only runtime entries
+ * that generated code itself calls on the goroutine stack (mallocgc,
+ * mapiterinit, mapaccess2, getitab, the equal functions) (DESIGN.md S7).
+ */
+#include "gl.h"
+
+/* Channels arrive with the scheduler issue; until chan.c defines these,
+ * reflect's Len and Cap of a channel see 0. */
+#pragma weak chanlen
+#pragma weak chancap
+
+/* The gl mirror of GlType, GlStructField, GlMethod, GlIMethod and
+ * GlMapIter (stdlib/reflect/type.gl, value.gl) must match the C layout. */
+void reflect_checkLayout(G *g, uintptr_t rtypeSize, uintptr_t strOff, uintptr_t elemOff, uintptr_t nfieldsOff,
+			 uintptr_t ptrtothisOff, uintptr_t fieldSize, uintptr_t methodSize, uintptr_t imethodSize,
+			 uintptr_t hiterSize) {
+	(void)g;
+	if (rtypeSize != sizeof(GlType) || strOff != offsetof(GlType, str) || elemOff != offsetof(GlType, elem) ||
+	    nfieldsOff != offsetof(GlType, nfields) || ptrtothisOff != offsetof(GlType, ptrtothis) ||
+	    fieldSize != sizeof(GlStructField) || methodSize != sizeof(GlMethod) || imethodSize != sizeof(GlIMethod) ||
+	    hiterSize != sizeof(GlMapIter))
+		gl_throw("reflect: the layout of runtime/gl.h's type descriptors changed; update stdlib/reflect");
+}
+
+/* A new zeroed object of type t. */
+void *reflect_unsafe_New(G *g, const GlType *t) {
+	(void)g;
+	return mallocgc(t->size, t->ptrdata ? t : NULL, true);
+}
+
+void *reflect_unsafe_NewArray(G *g, const GlType *t, int64_t n) {
+	return gl_newarray(g, t, n);
+}
+
+/* Copies of values of type t.  When the collector lands, this is where
+ * its write barrier goes (Go's typedmemmove). */
+void reflect_typedmemmove(G *g, const GlType *t, void *dst, const void *src) {
+	(void)g;
+	if (dst != src && t->size)
+		memmove(dst, src, t->size);
+}
+
+void reflect_typedmemclr(G *g, const GlType *t, void *p) {
+	(void)g;
+	memset(p, 0, t->size);
+}
+
+/* a == b for values of the comparable type t; may panic (an interface
+ * holding an uncomparable value), as == does. */
+bool reflect_valueEqual(G *g, const GlType *t, const void *a, const void *b) {
+	(void)g;
+	if (t->equal == NULL)
+		return memcmp(a, b, t->size) == 0;
+	return t->equal(t, a, b);
+}
+
+/* Map iteration: it is a GlMapIter in the caller's data frame or the heap. */
+void reflect_mapiterinit(G *g, const GlType *t, GlMap *m, GlMapIter *it) {
+	mapiterinit(g, t, m, it);
+}
+
+void reflect_mapiternext(G *g, GlMapIter *it) {
+	(void)g;
+	mapiternext(it);
+}
+
+int64_t reflect_maplen(G *g, GlMap *m) {
+	(void)g;
+	return maplen(m);
+}
+
+/* A pointer to the element for key, or NULL if absent. */
+void *reflect_mapaccess(G *g, const GlType *t, GlMap *m, const void *key) {
+	return mapaccess2(g, t, m, key);
+}
+
+int64_t reflect_chanlen(G *g, GlChan *c) {
+	(void)g;
+	if (c == NULL || chanlen == NULL)
+		return 0;
+	return chanlen(c);
+}
+
+int64_t reflect_chancap(G *g, GlChan *c) {
+	(void)g;
+	if (c == NULL || chancap == NULL)
+		return 0;
+	return chancap(c);
+}
+
+/* Store the value (t, word) in the interface of type it at p (reflect has
+ * checked that t implements it). */
+void reflect_setIface(G *g, const GlType *it, GlIface *p, const GlType *t, void *word) {
+	(void)g;
+	const GlItab *tab = t ? getitab(it, t, true) : NULL;
+	p->tab = tab;
+	p->data = tab ? word : NULL;
+}

@@ -1,0 +1,68 @@
+/* sortslice.c — what sort.Slice, SliceStable and SliceIsSorted need of a
+ * slice they only see as an interface (Go's internal/reflectlite
+ * ValueOf(x).Len() and Swapper(x)): its length, and swapping two of its
+ * elements, whatever their type.  The interface's type descriptor gives
+ * the slice's element size; the interface's data word points to the slice
+ * header (slices are not pointer-shaped, so an interface boxes them).
+ *
+ * Leaves on the goroutine stack (DESIGN.md S7).  When the collector's
+ * write barrier lands, a swap of elements that hold pointers (ptrdata
+ * != 0) must go through it, as Go's typedmemmove does.
+ */
+#include "rt.h"
+
+/* sort.sliceLen(x any) int: the length, or -1-kind if x is not a slice */
+int64_t sort_sliceLen(G *g, GlEface x) {
+	(void)g;
+	const GlType *t = gl_efacetype(x);
+	if (t == NULL)
+		return -1;
+	if (t->kind != GL_KIND_SLICE)
+		return -1 - (int64_t)t->kind;
+	return ((const GlSlice *)x.data)->len;
+}
+
+/* sort.sliceSwap(x any, i, j int) */
+void sort_sliceSwap(G *g, GlEface x, int64_t i, int64_t j) {
+	const GlSlice *s = x.data;
+	if ((uint64_t)i >= (uint64_t)s->len) {
+		gl_panicindex(g, i, s->len);
+		return;
+	}
+	if ((uint64_t)j >= (uint64_t)s->len) {
+		gl_panicindex(g, j, s->len);
+		return;
+	}
+	uint64_t size = gl_efacetype(x)->elem->size;
+	uint8_t *a = (uint8_t *)s->ptr + (uint64_t)i * size;
+	uint8_t *b = (uint8_t *)s->ptr + (uint64_t)j * size;
+	switch (size) {
+	case 8: {
+		uint64_t t = *(uint64_t *)a;
+		*(uint64_t *)a = *(uint64_t *)b;
+		*(uint64_t *)b = t;
+		return;
+	}
+	case 16: {
+		uint64_t t0 = ((uint64_t *)a)[0], t1 = ((uint64_t *)a)[1];
+		((uint64_t *)a)[0] = ((uint64_t *)b)[0];
+		((uint64_t *)a)[1] = ((uint64_t *)b)[1];
+		((uint64_t *)b)[0] = t0;
+		((uint64_t *)b)[1] = t1;
+		return;
+	}
+	}
+	/* any size, in word-sized pieces then bytes: no buffer on the stack */
+	uint64_t k = 0;
+	for (; k + 8 <= size; k += 8) {
+		uint64_t t;
+		memcpy(&t, a + k, 8);
+		memmove(a + k, b + k, 8);
+		memcpy(b + k, &t, 8);
+	}
+	for (; k < size; k++) {
+		uint8_t t = a[k];
+		a[k] = b[k];
+		b[k] = t;
+	}
+}
