@@ -179,6 +179,13 @@ const char *spill(const char *e, Type *t) {
 	return tmp;
 }
 
+/* e, or a copy of it if reading e twice could cost or differ: a pointer
+ * that is nil-checked and then dereferenced is read twice, with no call
+ * between, so a variable need not be copied. */
+static const char *once(const char *e, Type *t) {
+	return isvar(e) ? e : spill(e, t);
+}
+
 /* Whether evaluating n may call into the runtime or gl code (and so move
  * the stack or run a deferred call). */
 bool hascall(Node *n) {
@@ -525,7 +532,7 @@ const char *lvalue(Node *n) {
 		}
 		if (xt->kind == T_POINTER) {
 			Type *at = under(xt->elem);
-			const char *p = spill(expr(n->a), n->a->type);
+			const char *p = once(expr(n->a), n->a->type);
 			const char *i = indexexpr(expr(n->b), n->b);
 			nilchecked(p);
 			if (!n->b->cv) {
@@ -537,7 +544,7 @@ const char *lvalue(Node *n) {
 		break;
 	}
 	case N_STAR: {
-		const char *p = spill(expr(n->a), n->a->type);
+		const char *p = once(expr(n->a), n->a->type);
 		nilchecked(p);
 		return xprintf("(*%s)", p);
 	}
@@ -988,11 +995,13 @@ static const char *sliceexpr(Node *n) {
 	const char *base, *len, *cap;
 	Type *et = NULL;
 	bool str = u->kind == T_STRING;
+	/* a variable operand is read in place unless an index calls out */
+	bool calls = hascall(n->b) || hascall(n->c) || hascall(n->d);
 	if (str) {
-		base = spill(expr(n->a), xt);
+		base = calls ? spill(expr(n->a), xt) : once(expr(n->a), xt);
 		len = cap = xprintf("%s.len", base);
 	} else if (u->kind == T_SLICE) {
-		base = spill(expr(n->a), xt);
+		base = calls ? spill(expr(n->a), xt) : once(expr(n->a), xt);
 		len = xprintf("%s.len", base);
 		cap = xprintf("%s.cap", base);
 		et = u->elem;
@@ -1393,7 +1402,8 @@ static const char *append2(Node *n, const char *dst) {
 		Node *y = n->list.v[1];
 		const char *v;
 		bool fromstr = isstring(y->type);
-		v = spill(expr(y), y->type);
+		/* growslice runs no gl code: a variable reads the same after it */
+		v = once(expr(y), y->type);
 		const char *nl = temp(types[T_INT]);
 		line("%s = %s.len + %s.len;", nl, s, v);
 		line("if ((uint64_t)%s > (uint64_t)%s.cap) {", nl, s);
@@ -1576,23 +1586,45 @@ static const char *builtin(Node *n) {
 	return "0";
 }
 
-/* x = append(x, args) with x a variable and args free of calls: the
- * append works on x itself.  Returns false if the pattern does not apply. */
+/* Whether a and b denote the same variable: the same local or global, or
+ * the same field path from it (x.f, p.f.g through pointers), with no call
+ * or index to evaluate on the way. */
+static bool samevar(Node *a, Node *b) {
+	while (a->kind == N_PAREN)
+		a = a->a;
+	while (b->kind == N_PAREN)
+		b = b->a;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == N_IDENT)
+		return a->obj && a->obj == b->obj && a->obj->kind == O_VAR;
+	if (a->kind == N_SELECTOR && a->op == SEL_FIELD && b->op == SEL_FIELD) {
+		if (a->path.n != b->path.n)
+			return false;
+		for (int i = 0; i < a->path.n; i++)
+			if (a->path.v[i] != b->path.v[i])
+				return false;
+		return samevar(a->a, b->a);
+	}
+	return false;
+}
+
+/* x = append(x, args) with x a variable or a field path (b.buf through a
+ * pointer b) and args free of calls: the append works on x itself, as Go
+ * does, instead of on a copy written back (which also costs a
+ * store-forwarding stall: the copy's len is written alone, then the slice
+ * read back whole).  Returns false if the pattern does not apply. */
 bool appendinplace(Node *l, Node *r) {
 	while (r->kind == N_PAREN)
 		r = r->a;
-	if (l->kind != N_IDENT || !l->obj || l->obj->kind != O_VAR || r->kind != N_CALL ||
-	    !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_COMMAOK))
+	if (r->kind != N_CALL || !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_COMMAOK))
 		return false;
-	Node *first = r->list.v[0];
-	while (first->kind == N_PAREN)
-		first = first->a;
-	if (first->kind != N_IDENT || first->obj != l->obj || !identical(l->obj->type, r->type))
+	if (!samevar(l, r->list.v[0]) || !identical(l->type, r->type))
 		return false;
 	for (int i = 1; i < r->list.n; i++)
 		if (hascall(r->list.v[i]))
 			return false;
-	append2(r, varref(l->obj));
+	append2(r, lvalue(l));
 	return true;
 }
 
@@ -2012,7 +2044,7 @@ const char *expr(Node *n) {
 			Node *x = n->a;
 			const char *base;
 			if (under(x->type)->kind == T_POINTER)
-				base = spill(expr(x), x->type);
+				base = once(expr(x), x->type);
 			else if (x->flags & NF_ADDRESSABLE)
 				base = lvalue(x);
 			else
@@ -2031,7 +2063,7 @@ const char *expr(Node *n) {
 	case N_SLICEEXPR:
 		return sliceexpr(n);
 	case N_STAR: {
-		const char *p = spill(expr(n->a), n->a->type);
+		const char *p = once(expr(n->a), n->a->type);
 		nilchecked(p);
 		return xprintf("(*%s)", p);
 	}
