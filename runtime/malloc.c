@@ -31,16 +31,22 @@ uint64_t zerobase;
  * allocation-heavy programs (strbuild: 160,000 page faults). */
 enum { chunkSize = 8 << 20, hugePage = 2 << 20 };
 
-static void *chunkAlloc(void) {
-	uint8_t *p = sysAlloc(chunkSize + hugePage, &memstats.heap_sys);
+/* n bytes (a multiple of hugePage) aligned to a huge page and backed by
+ * huge pages where the kernel allows it. */
+static void *hugeAlloc(uint64_t n) {
+	uint8_t *p = sysAlloc(n + hugePage, &memstats.heap_sys);
 	uintptr_t a = ((uintptr_t)p + hugePage - 1) & ~(uintptr_t)(hugePage - 1);
 	if (a > (uintptr_t)p)
 		sysFree(p, a - (uintptr_t)p, &memstats.heap_sys);
-	uintptr_t end = (uintptr_t)p + chunkSize + hugePage;
-	if (end > a + chunkSize)
-		sysFree((void *)(a + chunkSize), end - (a + chunkSize), &memstats.heap_sys);
-	sys_madvise((void *)a, chunkSize, MADV_HUGEPAGE);
+	uintptr_t end = (uintptr_t)p + n + hugePage;
+	if (end > a + n)
+		sysFree((void *)(a + n), end - (a + n), &memstats.heap_sys);
+	sys_madvise((void *)a, n, MADV_HUGEPAGE);
 	return (void *)a;
+}
+
+static void *chunkAlloc(void) {
+	return hugeAlloc(chunkSize);
 }
 
 /* n bytes of zeroed memory from the OS, accounted in *stat. */
@@ -68,7 +74,14 @@ static GL_NOINLINE void *largeAlloc(uint64_t size) {
 	if (size > maxAlloc)
 		gl_throw("out of memory: allocation size out of range");
 	uint64_t n = (size + pageSize - 1) & ~(uint64_t)(pageSize - 1);
-	void *p = sysAlloc(n, &memstats.heap_sys);
+	void *p;
+	/* a buffer of megabytes (a growing slice, a big string) takes huge
+	 * pages too: 1 fault per 2 MiB instead of 512 */
+	if (n >= hugePage) {
+		n = (n + hugePage - 1) & ~(uint64_t)(hugePage - 1);
+		p = hugeAlloc(n);
+	} else
+		p = sysAlloc(n, &memstats.heap_sys);
 	__atomic_fetch_add(&memstats.heap_large, n, __ATOMIC_RELAXED);
 	mcache *c = &getm()->mcache;
 	c->nmalloc++;
