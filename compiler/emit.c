@@ -136,6 +136,17 @@ static void emitwrapperinfos(void) {
 			(char *)wrappers.v[i], (char *)wrappers.v[i]);
 }
 
+/* The index of method name in interface type iface's itab (methods sorted
+ * as completeiface orders them). */
+int imethodindex(Type *iface, const char *name) {
+	Type *u = under(iface);
+	completeiface(u);
+	for (int i = 0; i < u->methods.n; i++)
+		if (((Method *)u->methods.v[i])->name == name)
+			return i;
+	return 0;
+}
+
 /* A name this file declares once (a prototype, an extern): true the first time. */
 static bool firstinunit(const char *name) {
 	name = intern(name);
@@ -584,27 +595,13 @@ const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
 	if (under(base)->kind == T_INTERFACE) {
 		/* a method of an embedded interface: call through its itab */
 		const char *iv = curptr ? xprintf("(*%s)", recv) : recv;
-		completeiface(under(base));
-		int idx = 0;
-		for (int i = 0; i < under(base)->methods.n; i++)
-			if (((Method *)under(base)->methods.v[i])->name == m->name)
-				idx = i;
-		Buf cast = {0};
-		bprintf(&cast, "%s (*)(G *", rc);
-		if (mode == R_OUT)
-			bprintf(&cast, ", %s *", ctype(rt));
-		bprintf(&cast, ", void *");
-		for (int i = 0; i < sig->fields.n; i++) {
-			Type *pt = ((Field *)sig->fields.v[i])->type;
-			bprintf(&cast, bypointer(pt) ? ", const %s *" : ", %s", ctype(pt));
-		}
-		bputc(&cast, ')');
+		int idx = imethodindex(base, m->name);
 		bprintf(&b, "/* the method %s of embedded %s, for %s */\nGL_WRAPPER static %s %s(%s) {\n%s\tGlIface i = %s;\n",
 			m->name, typestr(base), typestr(t), rc, name, bstr(&params), wrapperentry(name), iv);
 		if (under(base)->methods.n)
 			bprintf(&b, "\tif (!i.tab) { gl_panicnil(g); %s }\n", mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;");
 		bprintf(&b, "\t%s((%s)((const GlItab *)i.tab)->fun[%d])(g%s%s);\n}\n", mode == R_DIRECT ? "return " : "",
-			bstr(&cast), idx, mode == R_OUT ? ", out, i.data" : ", i.data", strchr(bstr(&args), 'p') ? strstr(bstr(&args), ", p") ? strstr(bstr(&args), ", p") : "" : "");
+			fncast(sig, 2), idx, mode == R_OUT ? ", out, i.data" : ", i.data", strchr(bstr(&args), 'p') ? strstr(bstr(&args), ", p") ? strstr(bstr(&args), ", p") : "" : "");
 		bput(&gdecls, bstr(&b));
 		return name;
 	}

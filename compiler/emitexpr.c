@@ -1130,11 +1130,7 @@ static Callee callee(Node *n, bool laterCalls) {
 			t = under(t)->elem;
 		}
 		base = spill(base, t);
-		Type *iu = under(t);
-		completeiface(iu);
-		for (int i = 0; i < iu->methods.n; i++)
-			if (((Method *)iu->methods.v[i])->name == f->name)
-				c.index = i;
+		c.index = imethodindex(t, f->name);
 		c.kind = 2;
 		c.recv = base;
 		c.recvtype = t;
@@ -1216,7 +1212,9 @@ static bool argshavecalls(Node *n, Type *sig) {
 }
 
 /* The cast that calls a func value or an itab entry of signature sig. */
-static const char *fncast(Type *sig, int kind) {
+/* The C type of a function called through a func value (kind 3: it takes
+ * the closure) or an itab (kind 2: it takes the receiver as void *). */
+const char *fncast(Type *sig, int kind) {
 	int mode;
 	Type *rt = resulttype(sig, &mode);
 	Buf cast = {0};
@@ -1834,24 +1832,9 @@ static const char *methodvalue(Node *n) {
 	bprintf(&body, "/* the method value %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t%s *c = (%s *)ctx;\n", exprstr(n), rc,
 		wname, bstr(&params), wrapperentry(wname), ctype(ct), ctype(ct));
 	if (iface) {
-		int idx = 0;
-		Type *iu = under(recvt);
-		completeiface(iu);
-		for (int i = 0; i < iu->methods.n; i++)
-			if (((Method *)iu->methods.v[i])->name == n->name)
-				idx = i;
-		Buf cast = {0};
-		bprintf(&cast, "%s (*)(G *", rc);
-		if (mode == R_OUT)
-			bprintf(&cast, ", %s *", ctype(rt));
-		bput(&cast, ", void *");
-		for (int i = 0; i < sig->fields.n; i++) {
-			Type *pt = ((Field *)sig->fields.v[i])->type;
-			bprintf(&cast, bypointer(pt) ? ", const %s *" : ", %s", ctype(pt));
-		}
-		bputc(&cast, ')');
+		int idx = imethodindex(recvt, n->name);
 		bprintf(&body, "\t%s((%s)((const GlItab *)c->f1.tab)->fun[%d])(g%s, c->f1.data%s);\n}\n",
-			mode == R_DIRECT ? "return " : "", bstr(&cast), idx, mode == R_OUT ? ", out" : "", bstr(&pl));
+			mode == R_DIRECT ? "return " : "", fncast(sig, 2), idx, mode == R_OUT ? ", out" : "", bstr(&pl));
 	} else {
 		const char *r = bypointer(recvt) ? "&c->f1" : "c->f1";
 		bprintf(&body, "\t%s%s(g%s, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", funcsym(m->fn),

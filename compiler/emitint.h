@@ -59,6 +59,9 @@ const char *strlit(const char *s, int64_t n); /* C expression of type GlString *
 bool bypointer(Type *t);             /* passed by pointer (S5) */
 bool inframe(Type *t);               /* a variable of this type lives in the data frame */
 const char *funcsym(Obj *f);         /* C name of a declared function or method */
+int imethodindex(Type *iface, const char *name); /* a method's slot in an itab */
+/* emitexpr.c */
+const char *fncast(Type *sig, int kind); /* C function type of an indirect call */
 const char *fvsym(Obj *f);           /* a static closure object for f used as a value */
 const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct); /* itab entry */
 Type *resulttype(Type *sig, int *mode); /* the C result of a signature */

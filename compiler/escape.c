@@ -445,23 +445,12 @@ static void walkexpr(Esc *e, Node *n) {
 	case N_TYPEASSERT: case N_PAREN: case N_STAR:
 		walkexpr(e, n->a);
 		return;
-	case N_INDEX:
-		walkexpr(e, n->a);
-		walkexpr(e, n->b);
-		return;
-	case N_SLICEEXPR:
+	case N_INDEX: case N_SLICEEXPR: case N_BINARY: case N_KEYVAL:
+		/* operands only: what they hold flows nowhere by itself */
 		walkexpr(e, n->a);
 		walkexpr(e, n->b);
 		walkexpr(e, n->c);
 		walkexpr(e, n->d);
-		return;
-	case N_BINARY:
-		walkexpr(e, n->a);
-		walkexpr(e, n->b);
-		return;
-	case N_KEYVAL:
-		walkexpr(e, n->a);
-		walkexpr(e, n->b);
 		return;
 	}
 }
