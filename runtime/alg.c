@@ -22,14 +22,12 @@
  *
  * Stack.  These functions run on the goroutine stack, inside the reserve band
  * below stackguard0 (DESIGN.md S7, gl.h GL_STACK_GUARD), called from map.c or
- * from generated code.  Each frame is small (see -fstack-usage), but hashing a
- * struct, array or interface recurses through the descriptors of its parts:
- * one level per level of nesting of the value.  The static nesting of a type
- * is small in practice, but a value reached through interfaces can nest
- * without bound (type T struct{ x any }; T{T{T{...}}}).  So every function
- * that recurses first checks the distance to the stack's low end and throws
- * instead of running off it (nestcheck).  Lifting that limit needs a way to
- * continue on the g0 stack (systemstack) — not available to this file today.
+ * from generated code, so each frame is small and nothing recurses there.
+ * Hashing or comparing a struct, array or interface would recurse through
+ * the descriptors of its parts, one level per level of nesting of the value,
+ * and a value reached through interfaces can nest without bound (type T
+ * struct{ x any }; T{T{T{...}}}): the nested levels run on g0 (below,
+ * "one level here, deeper on g0").
  *
  * Panics.  Hashing or comparing an interface whose dynamic type is not
  * comparable panics with Go's message.  gl_panicstring returns only if a
@@ -39,9 +37,8 @@
  * return at once (false or 0) without touching our arguments again; the
  * generated code checks g->unwinding after the call.
  */
-#include "gl.h"
+#include "rt.h" /* gl.h, and RT_STACKCHECK */
 
-uint32_t fastrand(void); /* proc.c */
 void alginit(void);
 
 /* The process-wide hash key.  Any odd constants work until alginit replaces
@@ -140,18 +137,38 @@ static uintptr_t randhash(uintptr_t seed) {
 	return mum(seed ^ hashkey[2], ((uint64_t)fastrand() << 32 | fastrand()) ^ hashkey[3]);
 }
 
-/* ---- panics and the stack band ---- */
+/* ---- the stack: one level here, deeper on g0 ----
+ *
+ * The leaf types — those whose descriptor points at one of the memory,
+ * string, float or complex functions — are compared and hashed by direct
+ * calls, and so are interfaces holding them.  Anything that nests (an
+ * array or struct element that is itself an array or struct, or an
+ * interface holding one) is compared or hashed on the M's g0 stack
+ * (deepequal, deephash: systemstack), where the walk through the
+ * descriptors may recurse as deep as the value nests.  So on the goroutine
+ * stack nothing recurses, and the common map keys (strings, numbers,
+ * structs of them, interfaces holding them) never switch stacks.
+ *
+ * On g0 nothing may panic: a value that cannot be compared or hashed is
+ * recorded (algbad) and the walk returns false or 0 at once — an array or
+ * struct stops at its first unequal element, so the record is the one Go
+ * would have panicked at — and the goroutine side panics after the switch
+ * back.  algdeep counts the g0 levels of this thread; the switch back
+ * happens on the same thread (systemstack never parks). */
+static __thread int algdeep __attribute__((tls_model("initial-exec")));
+static __thread const GlType *algbad __attribute__((tls_model("initial-exec")));
+static __thread bool algbadhash __attribute__((tls_model("initial-exec")));
 
-/* Leave this much of the stack unused: room for gl_throw/gl_panicstring to
- * switch stacks and for a signal-free leaf's red zone. */
+/* Leave this much of a stack unused when recursing on g0: room for
+ * gl_throw's switch and a leaf's red zone. */
 #define ALG_STACK_RESERVE 256
 
 static inline void nestcheck(void) {
 	G *g = getg();
-	/* unsigned: an sp outside [lo, ...) (running on g0, or lo unknown
-	 * and 0) gives a huge difference and passes */
+	/* unsigned: an sp outside [lo, ...) (lo unknown and 0) gives a huge
+	 * difference and passes */
 	if (GL_UNLIKELY(GL_SP() - g->stack.lo < ALG_STACK_RESERVE))
-		gl_throw("runtime: hash or equality of a value nested too deeply for the goroutine stack band");
+		gl_throw("runtime: hash or equality of a value nested too deeply for the system stack");
 }
 
 /* panicwithtype: panic(runtime.Error("runtime error: " + what + t.str)).
@@ -167,14 +184,36 @@ static GL_COLD GL_NOINLINE void panicwithtype(G *g, const char *what, size_t nw,
 	gl_panicstring(g, msg);
 }
 
-static GL_COLD GL_NOINLINE void panicunhashable(const GlType *t) {
-	static const char what[] = "hash of unhashable type ";
-	panicwithtype(getg(), what, sizeof what - 1, t);
+/* A value of type t cannot be hashed (hash) or compared: panic, or on g0
+ * record it for the goroutine side.  The entry of the panic path, reached
+ * from map.c's entries through several frames: it grows the stack first
+ * (panic.c explains why the frames above may move). */
+static GL_COLD GL_NOINLINE void badtype(const GlType *t, bool hash) {
+	if (algdeep > 0) {
+		if (algbad == NULL) {
+			algbad = t;
+			algbadhash = hash;
+		}
+		return;
+	}
+	G *g = tls_g; /* getg(), without a call before the check */
+	RT_STACKCHECK(g, PANICSTACK, );
+	static const char unhashable[] = "hash of unhashable type ";
+	static const char uncomparable[] = "comparing uncomparable type ";
+	if (hash)
+		panicwithtype(g, unhashable, sizeof unhashable - 1, t);
+	else
+		panicwithtype(g, uncomparable, sizeof uncomparable - 1, t);
 }
 
-static GL_COLD GL_NOINLINE void panicuncomparable(G *g, const GlType *t) {
-	static const char what[] = "comparing uncomparable type ";
-	panicwithtype(g, what, sizeof what - 1, t);
+/* Back from g0: panic for what was recorded there, if anything. */
+static inline bool deepfailed(void) {
+	if (GL_LIKELY(algbad == NULL) || algdeep > 0)
+		return algbad != NULL;
+	const GlType *t = algbad;
+	algbad = NULL;
+	badtype(t, algbadhash);
+	return true;
 }
 
 /* Whether hashing or comparing a value of type t can panic (it holds an
@@ -233,28 +272,72 @@ bool gl_c128equal(const GlType *t, const void *a, const void *b) {
 	return x[0] == y[0] && x[1] == y[1];
 }
 
+/* a == b for a type whose equal does not recurse (0 or 1), or -1.  Plain
+ * memory (gl_memequal, and arrays and structs of it) is bytes. */
+static inline int leafequal(const GlType *t, const void *a, const void *b) {
+	bool (*eq)(const GlType *, const void *, const void *) = t->equal;
+	if (eq == gl_memequal || (t->tflag & GL_TFLAG_REGMEM))
+		return gl_memequal(t, a, b);
+	if (eq == gl_strequal)
+		return gl_strequal(t, a, b);
+	if (eq == gl_f64equal)
+		return gl_f64equal(t, a, b);
+	if (eq == gl_f32equal)
+		return gl_f32equal(t, a, b);
+	if (eq == gl_c128equal)
+		return gl_c128equal(t, a, b);
+	if (eq == gl_c64equal)
+		return gl_c64equal(t, a, b);
+	return -1;
+}
+
+typedef struct deepcall {
+	const GlType *t;
+	const void *a, *b;
+	uintptr_t seed; /* hash: the seed in, the hash out */
+	bool eq;
+} deepcall;
+
+static void deepequal_m(void *arg) {
+	deepcall *c = arg;
+	nestcheck();
+	algdeep++;
+	c->eq = c->t->equal(c->t, c->a, c->b);
+	algdeep--;
+}
+
+/* a == b for an array or struct t, on g0: a and b stay put meanwhile (the
+ * goroutine is not running, so its stack cannot move). */
+static GL_NOINLINE bool deepequal(const GlType *t, const void *a, const void *b) {
+	deepcall c = {t, a, b, 0, false};
+	systemstack(deepequal_m, &c);
+	return deepfailed() ? false : c.eq;
+}
+
 /* Two interface values of the same dynamic type t (non-NULL): data words
  * x and y.  Pointer-shaped types are stored in the data word itself. */
-static bool ifacedataeq(G *g, const GlType *t, void *x, void *y) {
+static bool ifacedataeq(const GlType *t, void *x, void *y) {
 	if (GL_UNLIKELY(t->equal == NULL)) {
-		panicuncomparable(g, t);
+		badtype(t, false);
 		return false;
 	}
 	if (t->tflag & GL_TFLAG_DIRECTIFACE)
 		return x == y;
-	return t->equal(t, x, y);
+	int r = leafequal(t, x, y);
+	return r >= 0 ? r : deepequal(t, x, y);
 }
 
 bool efaceeq(G *g, GlEface a, GlEface b) {
+	(void)g;
 	if (a.tab != b.tab)
 		return false;
 	if (a.tab == NULL)
 		return true;
-	nestcheck();
-	return ifacedataeq(g, (const GlType *)a.tab, a.data, b.data);
+	return ifacedataeq((const GlType *)a.tab, a.data, b.data);
 }
 
 bool ifaceeq(G *g, GlIface a, GlIface b) {
+	(void)g;
 	if (a.tab != b.tab) {
 		/* itabs are meant to be unique per (interface, type), but compare
 		 * the dynamic types so that a duplicated itab cannot make equal
@@ -265,8 +348,7 @@ bool ifaceeq(G *g, GlIface a, GlIface b) {
 	}
 	if (a.tab == NULL)
 		return true;
-	nestcheck();
-	return ifacedataeq(g, ((const GlItab *)a.tab)->type, a.data, b.data);
+	return ifacedataeq(((const GlItab *)a.tab)->type, a.data, b.data);
 }
 
 bool gl_efaceequal(const GlType *t, const void *a, const void *b) {
@@ -276,8 +358,7 @@ bool gl_efaceequal(const GlType *t, const void *a, const void *b) {
 		return false;
 	if (x->tab == NULL)
 		return true;
-	nestcheck();
-	return ifacedataeq(getg(), (const GlType *)x->tab, x->data, y->data);
+	return ifacedataeq((const GlType *)x->tab, x->data, y->data);
 }
 
 bool gl_ifaceequal(const GlType *t, const void *a, const void *b) {
@@ -289,8 +370,20 @@ bool gl_ifaceequal(const GlType *t, const void *a, const void *b) {
 		return false;
 	if (tx == NULL)
 		return true;
-	nestcheck();
-	return ifacedataeq(getg(), tx, x->data, y->data);
+	return ifacedataeq(tx, x->data, y->data);
+}
+
+/* An element or field of an array or struct: leaves and interfaces here,
+ * nested arrays and structs on g0.  false also when it panicked. */
+static inline bool elemequal(const GlType *t, const void *a, const void *b) {
+	int r = leafequal(t, a, b);
+	if (r >= 0)
+		return r;
+	if (t->equal == gl_efaceequal)
+		return gl_efaceequal(t, a, b);
+	if (t->equal == gl_ifaceequal)
+		return gl_ifaceequal(t, a, b);
+	return deepequal(t, a, b);
 }
 
 /* Elementwise; an element type of plain memory compares the whole array
@@ -300,18 +393,16 @@ bool gl_arrayequal(const GlType *t, const void *a, const void *b) {
 	const GlType *et = t->elem;
 	if (et->tflag & GL_TFLAG_REGMEM)
 		return memcmp(a, b, t->size) == 0;
-	nestcheck();
 	const uint8_t *x = a, *y = b;
 	for (int64_t i = 0; i < t->len; i++) {
 		/* false also when the element panicked: stop either way */
-		if (!et->equal(et, x + i * et->size, y + i * et->size))
+		if (!elemequal(et, x + i * et->size, y + i * et->size))
 			return false;
 	}
 	return true;
 }
 
 bool gl_structequal(const GlType *t, const void *a, const void *b) {
-	nestcheck();
 	const uint8_t *x = a, *y = b;
 	for (int32_t i = 0; i < t->nfields; i++) {
 		const GlStructField *f = &t->fields[i];
@@ -321,7 +412,7 @@ bool gl_structequal(const GlType *t, const void *a, const void *b) {
 		if (ft->tflag & GL_TFLAG_REGMEM) {
 			if (memcmp(x + f->offset, y + f->offset, ft->size) != 0)
 				return false;
-		} else if (!ft->equal(ft, x + f->offset, y + f->offset)) {
+		} else if (!elemequal(ft, x + f->offset, y + f->offset)) {
 			return false;
 		}
 	}
@@ -386,18 +477,57 @@ uintptr_t gl_c128hash(const GlType *t, const void *p, uintptr_t seed) {
 	return f64hash(x[1], f64hash(x[0], seed));
 }
 
+/* The hash of a type whose hashfn does not recurse, by a direct call;
+ * *ok false for the others.  Plain memory, arrays and structs of it
+ * included, hashes as its bytes (gl_memhash, gl_arrayhash, gl_structhash
+ * agree on that). */
+static inline uintptr_t leafhash(const GlType *t, const void *p, uintptr_t seed, bool *ok) {
+	uintptr_t (*h)(const GlType *, const void *, uintptr_t) = t->hashfn;
+	*ok = true;
+	if (h == gl_memhash || (t->tflag & GL_TFLAG_REGMEM))
+		return gl_memhash(t, p, seed);
+	if (h == gl_strhash)
+		return gl_strhash(t, p, seed);
+	if (h == gl_f64hash)
+		return gl_f64hash(t, p, seed);
+	if (h == gl_f32hash)
+		return gl_f32hash(t, p, seed);
+	if (h == gl_c128hash)
+		return gl_c128hash(t, p, seed);
+	if (h == gl_c64hash)
+		return gl_c64hash(t, p, seed);
+	*ok = false;
+	return 0;
+}
+
+static void deephash_m(void *arg) {
+	deepcall *c = arg;
+	nestcheck();
+	algdeep++;
+	c->seed = c->t->hashfn(c->t, c->a, c->seed);
+	algdeep--;
+}
+
+/* The hash of an array or struct t, on g0 (see deepequal). */
+static GL_NOINLINE uintptr_t deephash(const GlType *t, const void *p, uintptr_t seed) {
+	deepcall c = {t, p, NULL, seed, false};
+	systemstack(deephash_m, &c);
+	return deepfailed() ? 0 : c.seed;
+}
+
 /* The hash of an interface holding a value of type t in data word d.
  * The dynamic type's own hash is mixed into the seed: int(1) and int64(1)
  * are unequal interface values and need not collide. */
 static uintptr_t ifacedatahash(const GlType *t, void *const *d, uintptr_t seed) {
 	if (GL_UNLIKELY(t->hashfn == NULL)) {
-		panicunhashable(t);
+		badtype(t, true);
 		return 0;
 	}
 	seed ^= (uintptr_t)t->hash * 0x9e3779b97f4a7c15ull;
-	if (t->tflag & GL_TFLAG_DIRECTIFACE)
-		return t->hashfn(t, d, seed); /* the value is the word itself */
-	return t->hashfn(t, *d, seed);
+	const void *p = (t->tflag & GL_TFLAG_DIRECTIFACE) ? (const void *)d : *d; /* the word itself, or where it points */
+	bool ok;
+	uintptr_t h = leafhash(t, p, seed, &ok);
+	return ok ? h : deephash(t, p, seed);
 }
 
 uintptr_t gl_efacehash(const GlType *t, const void *p, uintptr_t seed) {
@@ -405,7 +535,6 @@ uintptr_t gl_efacehash(const GlType *t, const void *p, uintptr_t seed) {
 	const GlEface *e = p;
 	if (e->tab == NULL)
 		return memhash64(0, seed ^ hashkey[2]);
-	nestcheck();
 	return ifacedatahash((const GlType *)e->tab, &e->data, seed);
 }
 
@@ -414,27 +543,46 @@ uintptr_t gl_ifacehash(const GlType *t, const void *p, uintptr_t seed) {
 	const GlIface *e = p;
 	if (e->tab == NULL)
 		return memhash64(0, seed ^ hashkey[2]);
-	nestcheck();
 	return ifacedatahash(((const GlItab *)e->tab)->type, &e->data, seed);
+}
+
+/* An element or field: leaves and interfaces here, the rest on g0. */
+static inline uintptr_t elemhash(const GlType *t, const void *p, uintptr_t seed) {
+	bool ok;
+	uintptr_t h = leafhash(t, p, seed, &ok);
+	if (ok)
+		return h;
+	if (t->hashfn == gl_efacehash)
+		return gl_efacehash(t, p, seed);
+	if (t->hashfn == gl_ifacehash)
+		return gl_ifacehash(t, p, seed);
+	return deephash(t, p, seed);
+}
+
+/* Whether an element's hash failed: it panicked (on a goroutine stack; x
+ * may point into a stack that has moved since) or, on g0, recorded a type
+ * it could not hash. */
+static inline bool hashfailed(const GlType *t) {
+	return GL_UNLIKELY(algdeep > 0 ? algbad != NULL : panicked(t));
 }
 
 uintptr_t gl_arrayhash(const GlType *t, const void *p, uintptr_t seed) {
 	const GlType *et = t->elem;
 	if (et->tflag & GL_TFLAG_REGMEM)
 		return memhash(p, t->size, seed); /* consistent with arrayequal's memcmp */
-	nestcheck();
 	const uint8_t *x = p;
 	uintptr_t h = seed;
 	for (int64_t i = 0; i < t->len; i++) {
-		h = et->hashfn(et, x + i * et->size, h);
-		if (GL_UNLIKELY(panicked(et)))
-			return 0; /* x may point into a stack that has moved */
+		h = elemhash(et, x + i * et->size, h);
+		if (hashfailed(et))
+			return 0;
 	}
 	return h;
 }
 
 uintptr_t gl_structhash(const GlType *t, const void *p, uintptr_t seed) {
-	nestcheck();
+	if (t->tflag & GL_TFLAG_REGMEM)
+		return memhash(p, t->size, seed); /* as gl_memhash: see leafhash */
 	const uint8_t *x = p;
 	uintptr_t h = seed;
 	for (int32_t i = 0; i < t->nfields; i++) {
@@ -442,8 +590,8 @@ uintptr_t gl_structhash(const GlType *t, const void *p, uintptr_t seed) {
 		if (blankfield(f))
 			continue;
 		const GlType *ft = f->typ;
-		h = ft->hashfn(ft, x + f->offset, h);
-		if (GL_UNLIKELY(panicked(ft)))
+		h = elemhash(ft, x + f->offset, h);
+		if (hashfailed(ft))
 			return 0;
 	}
 	return h;

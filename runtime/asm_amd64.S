@@ -82,9 +82,25 @@
 	.globl	gl_morestack
 	.type	gl_morestack, @function
 gl_morestack:
+	movq	$-1, %rsi			/* need: from the caller's descriptor */
+	/* fall through */
+
+/*
+ * void gl_morestackneed(G *g, uintptr_t need)
+ * gl_morestack for runtime C that calls into gl code or needs more of the
+ * stack than the reserve band: the stack is grown until `need` bytes are
+ * free above stackguard0 below the caller's frame (newstack cannot look
+ * the need up: runtime C has no descriptor).  The caller's C locals that
+ * point into the stack are stale afterwards, as after any call into gl
+ * code; pointer parameters are fixed with GL_FIXPARAM.
+ */
+	.globl	gl_morestackneed
+	.type	gl_morestackneed, @function
+gl_morestackneed:
 	SAVEREGS
 	movq	%rdi, %rbx			/* rbx = g, kept across newstack */
 	SAVESCHED %rdi				/* g->sched: the goroutine's state */
+	movq	%rsi, %rdx			/* arg 3: need */
 	movq	%rsp, %rsi			/* arg 2: sp of the block */
 	movq	G_m(%rdi), %rax			/* g->m */
 	movq	M_g0(%rax), %rax		/* g->m->g0 */
@@ -96,6 +112,7 @@ gl_morestack:
 	movq	$0, G_sched_sp(%rbx)		/* g->sched no longer describes g */
 	RESTOREREGS
 	ret					/* into the caller, on the new stack */
+	.size	gl_morestackneed, .-gl_morestackneed
 	.size	gl_morestack, .-gl_morestack
 
 /*

@@ -418,6 +418,26 @@ static inline void incrnoverflow(GlMap *h) {
 		h->noverflow++;
 }
 
+/* An overflow bucket from the heap.  On g0: an evacuation (or an assign)
+ * that needs one is deep in the reserve band already, and what mallocgc
+ * may call on its slow path does not fit below it; and it is rare (a
+ * bucket array comes with preallocated overflow buckets). */
+typedef struct newbucketargs {
+	uint64_t size;
+	uint8_t *b;
+} newbucketargs;
+
+static void newbucket_m(void *arg) {
+	newbucketargs *a = arg;
+	a->b = mallocgc(a->size, NULL, true); /* TODO(gc): bucket type */
+}
+
+static GL_NOINLINE uint8_t *newbucket(const GlMap *h) {
+	newbucketargs a = {h->bucketsize, NULL};
+	systemstack(newbucket_m, &a);
+	return a.b;
+}
+
 /* Chain a new overflow bucket after b. */
 static GL_NOINLINE uint8_t *newoverflow(GlMap *h, uint8_t *b) {
 	uint8_t *ovf = h->nextOverflow;
@@ -430,7 +450,7 @@ static GL_NOINLINE uint8_t *newoverflow(GlMap *h, uint8_t *b) {
 			h->nextOverflow = NULL;
 		}
 	} else {
-		ovf = mallocgc(h->bucketsize, NULL, true); /* TODO(gc): bucket type */
+		ovf = newbucket(h);
 	}
 	incrnoverflow(h);
 	*overflowp(h, b) = ovf;
@@ -713,7 +733,31 @@ INLINE void evacuate_t(GlMap *h, uintptr_t oldbucket, int fk) {
 
 #define DEF_EVACUATE(name, fk) \
 	static GL_NOINLINE void evacuate_##name(GlMap *h, uintptr_t oldbucket) { evacuate_t(h, oldbucket, fk); }
-FOR_EACH_FK(DEF_EVACUATE)
+DEF_EVACUATE(mem32, FK_MEM32)
+DEF_EVACUATE(mem64, FK_MEM64)
+DEF_EVACUATE(str, FK_STR)
+
+/* The generic evacuation hashes (and, for NaNs, compares) keys through
+ * their descriptors, whose nested levels alg.c runs on g0 already: on top
+ * of assign's frames that is more than a runtime call may use of the
+ * reserve band, so the whole evacuation runs on g0.  Nothing in it can
+ * panic (every key in the map was hashed and compared when it went in)
+ * or touch the goroutine stack.  Generic maps only: the fast kinds hash
+ * inline. */
+typedef struct evacuation {
+	GlMap *h;
+	uintptr_t oldbucket;
+} evacuation;
+
+static void evacuate_generic_m(void *arg) {
+	evacuation *e = arg;
+	evacuate_t(e->h, e->oldbucket, FK_GENERIC);
+}
+
+static GL_NOINLINE void evacuate_generic(GlMap *h, uintptr_t oldbucket) {
+	evacuation e = {h, oldbucket};
+	systemstack(evacuate_generic_m, &e);
+}
 
 INLINE void evacuate(GlMap *h, uintptr_t oldbucket, int fk) {
 	switch (fk) {
@@ -1011,11 +1055,68 @@ static uintptr_t maphash(const GlMap *h, const void *k) {
 
 /* Whether the entry at slot k (tophash top) of an old bucket that is being
  * split belongs to new bucket checkBucket, the one being visited. */
-static bool inCheckBucket(GlMapIter *it, GlMap *h, void *k, uint8_t top, uintptr_t checkBucket) {
+static bool inCheckBucket_t(const GlMapIter *it, const GlMap *h, const void *k, uint8_t top,
+			    uintptr_t checkBucket) {
 	if (reflexive(h, k, FK_GENERIC))
 		return (maphash(h, k) & bucketMask((uint8_t)it->B)) == checkBucket;
 	/* NaN: evacuate decides by the tophash's low bit; agree with it */
 	return (checkBucket >> (it->B - 1)) == (uintptr_t)(top & 1);
+}
+
+/* The generic case hashes through the key's descriptor: on g0, as for
+ * relookup below (and as rare: iterating while the map grows). */
+typedef struct checkbucketargs {
+	const GlMapIter *it;
+	const GlMap *h;
+	const void *k;
+	uintptr_t checkBucket;
+	uint8_t top;
+	bool in;
+} checkbucketargs;
+
+static void inCheckBucket_m(void *arg) {
+	checkbucketargs *a = arg;
+	a->in = inCheckBucket_t(a->it, a->h, a->k, a->top, a->checkBucket);
+}
+
+static GL_NOINLINE bool inCheckBucket(const GlMapIter *it, const GlMap *h, const void *k, uint8_t top,
+				      uintptr_t checkBucket) {
+	uintptr_t m = bucketMask((uint8_t)it->B);
+	switch (h->fastkind) { /* no NaNs in these kinds: reflexive */
+	case FK_MEM64: return (hashof(h, k, FK_MEM64) & m) == checkBucket;
+	case FK_STR: return (hashof(h, k, FK_STR) & m) == checkBucket;
+	case FK_MEM32: return (hashof(h, k, FK_MEM32) & m) == checkBucket;
+	}
+	checkbucketargs a = {it, h, k, checkBucket, top, false};
+	systemstack(inCheckBucket_m, &a);
+	return a.in;
+}
+
+/* Look up again a key that came from the map.  Its hash cannot panic,
+ * but a generic key's goes through its descriptor (alg.c), which with
+ * mapiternext's frame is more than a runtime call may use of the reserve
+ * band: on g0 (rare: only for entries moved by a growth since the
+ * iteration started). */
+typedef struct relookupargs {
+	const GlMap *h;
+	const void *key;
+	slot s;
+} relookupargs;
+
+static void relookup_m(void *arg) {
+	relookupargs *a = arg;
+	a->s = lookup_generic(NULL, a->h, a->key);
+}
+
+static GL_NOINLINE slot relookup(const GlMap *h, const void *key) {
+	switch (h->fastkind) {
+	case FK_MEM64: return lookup_mem64(NULL, h, key);
+	case FK_STR: return lookup_str(NULL, h, key);
+	case FK_MEM32: return lookup_mem32(NULL, h, key);
+	}
+	relookupargs a = {h, key, {NULL, 0}};
+	systemstack(relookup_m, &a);
+	return a.s;
 }
 
 void mapiternext(GlMapIter *it) {
@@ -1076,7 +1177,7 @@ void mapiternext(GlMapIter *it) {
 			} else {
 				/* The map grew since; the entry may have been
 				 * deleted or updated: look it up. */
-				slot s = lookup(NULL, h, k);
+				slot s = relookup(h, k);
 				if (s.b == NULL)
 					continue;
 				it->key = kptr(h, keyat(h, s.b, s.i, FK_GENERIC), FK_GENERIC);

@@ -19,6 +19,24 @@
  * calls their C locals hold no address into it: a defer's frame is kept as
  * its distance from stack.hi, which copystack preserves.
  *
+ * A runtime entry may use only RTCALL (512) bytes of that band, and the
+ * panic path is longer: a map lookup that finds an uncomparable key is
+ * eight runtime frames deep when it reaches gopanic, and what gopanic then
+ * calls — gl code — assumes a checked stack pointer, as any callee of a gl
+ * function does.  So the path checks its stack as a gl prologue does, with
+ * RT_STACKCHECK (rt.h): gopanic at its entry for what it calls below it
+ * (PANICSTACK), and every function that calls gl code (calldefer,
+ * gl_rundefers, preprintpanics) just before the call.  A check that fails
+ * grows the stack by copying (gl_morestackneed), and the frames above are
+ * moved as they would be by the gl code about to run: the callers of
+ * gopanic (the panic helpers, map.c, alg.c, chan.c ...) are never resumed
+ * if nothing recovers, and if something does, they return at once to
+ * generated code without touching their arguments (gl.h: every panicking
+ * runtime call returns with g->unwinding set), which holds already because
+ * the deferred gl code may have moved the stack; the pointer parameters of
+ * the checking functions themselves are fixed (GL_FIXPARAM).  Checked
+ * functions are where tests/stackusage.py stops counting an entry's chain.
+ *
  * recover.  Go's rule is that recover stops a panic only when called
  * directly by the deferred function the panic is running.  calldefer
  * records its own frame pointer, as a distance from stack.hi, in
@@ -132,16 +150,43 @@ static char *appendint(char *w, int64_t v) {
 
 static void fatalpanic(G *g) GL_NORETURN;
 
+/* What a deferred call of a nil func value runs: it panics, as calling a
+ * nil func does (Go: when the deferred call runs, not at the defer).  A
+ * closure called like the gl code it stands for, so that a nested panic is
+ * entered from "gl code" with gl code's budget, as the panic of any
+ * deferred call is (gopanic is not re-entered from its own frames). */
+static void nilfuncpanic(G *g, GlFunc *self) {
+	(void)self;
+	gl_panicnil(g);
+}
+static const GlFunc nilfunc = {(void (*)(void))nilfuncpanic};
+
 /* Call a deferred function for a panic (or Goexit), recording where its
  * caller's frame is, for gl_recover. */
 static GL_NOINLINE void calldefer(G *g, GlFunc *fn) {
+	RT_STACKCHECK(g, 0, GL_FIXPARAM(g, fn)); /* fn may be a closure in a frame */
+	if (GL_UNLIKELY(fn == NULL))
+		fn = (GlFunc *)&nilfunc;
 	uintptr_t saved = g->defercall_off; /* an outer panic's, restored after */
 	g->defercall_off = g->stack.hi - (uintptr_t)__builtin_frame_address(0);
-	if (GL_UNLIKELY(fn == NULL))
-		gl_panicnil(g); /* defer of a nil func value panics when run */
-	else
-		((void (*)(G *, GlFunc *))fn->fn)(g, fn);
+	((void (*)(G *, GlFunc *))fn->fn)(g, fn);
 	g->defercall_off = saved;
+}
+
+/* Go's "panic on system stack": runtime code on g0 (or the signal stack)
+ * cannot unwind into a goroutine's deferred calls.  Printed on g0, where
+ * this runs already (systemstack only calls it). */
+static void panicsystemstack_m(void *arg) {
+	printlock();
+	prints("panic: ");
+	printpanicval(*(const GlEface *)arg);
+	prints("\n");
+	printunlock();
+	gl_throw("panic on system stack");
+}
+
+static GL_COLD GL_NOINLINE void panicsystemstack(GlEface e) {
+	systemstack(panicsystemstack_m, &e);
 }
 
 const char gopanic_file[] = __FILE__;
@@ -150,6 +195,9 @@ const int gopanic_line = __LINE__ + 4;
  * (printed as "panic(...)" between a deferred call and the frame that
  * panicked). */
 GL_NOINLINE __attribute__((section("glpanic"))) void gopanic(G *g, GlEface e) {
+	if (GL_UNLIKELY(g != g->m->curg))
+		panicsystemstack(e);
+	RT_STACKCHECK(g, PANICSTACK, GL_FIXPARAM(g, e.data));
 	GlPanic *p = mallocgc(sizeof(GlPanic), NULL, true);
 	p->arg = e;
 	p->link = g->_panic;
@@ -195,11 +243,11 @@ void gl_deferproc(G *g, GlFrame *frame, GlFunc *fn) {
 void gl_rundefers(G *g, GlFrame *frame) {
 	uintptr_t frameoff = g->stack.hi - (uintptr_t)frame;
 	for (GlDefer *d; (d = g->_defer) != NULL && (uintptr_t)d->frame == g->stack.hi - frameoff;) {
+		/* before d leaves g->_defer, where copystack adjusts d->fn */
+		RT_STACKCHECK(g, 0, );
 		g->_defer = d->link;
-		if (GL_UNLIKELY(d->fn == NULL))
-			gl_panicnil(g);
-		else
-			((void (*)(G *, GlFunc *))d->fn->fn)(g, d->fn);
+		GlFunc *fn = d->fn != NULL ? d->fn : (GlFunc *)&nilfunc;
+		((void (*)(G *, GlFunc *))fn->fn)(g, fn);
 		if (g->unwinding)
 			return;
 	}
@@ -408,6 +456,7 @@ static GL_NOINLINE void preprintpanics(G *g) {
 			m = stringmethod(t, "String", 6);
 		if (m == NULL)
 			continue;
+		RT_STACKCHECK(g, 0, );
 		GlString s = ((GlString(*)(G *, void *))m->ifn)(g, p->arg.data);
 		GlString *box = mallocgc(sizeof(GlString), NULL, true);
 		*box = s;

@@ -22,7 +22,7 @@
  * A G may resume on another M than it parked on, so runtime C that parks
  * reads TLS again through the noinline getg() afterwards (DESIGN.md S9).
  *
- * Blocking system calls hold their P for now (syscall.c: the syscalls
+ * Blocking system calls hold their P for now (syscall_linux.c: the syscalls
  * issue adds entersyscall/exitsyscall, Psyscall and sysmon's retake with
  * handoffp, whose place is marked in sysmon below).  Preemption is
  * cooperative only: a request sets stackguard0 = GL_STACK_PREEMPT and the
@@ -115,20 +115,32 @@ static uint64_t randomseed(void) {
 	return seed;
 }
 
-/* Monotonic and wall-clock nanoseconds, through the vDSO.  clock_gettime
- * in the vDSO uses well under a hundred bytes of stack, so these may be
- * called from small leaves on a goroutine stack too (time.Now, the sync
- * package's runtime_nanotime). */
-int64_t nanotime(void) {
+/* Monotonic and wall-clock nanoseconds, through libc and the vDSO, on
+ * g0 as Go's vdsoCall does: callable from a goroutine stack (time.Now,
+ * sync's runtime_nanotime), where libc must not run (S7).  On g0
+ * systemstack is a direct call; a thread with no G (core_test's driver)
+ * calls libc directly. */
+static void clockread(void *arg) {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	int64_t *t = arg;
+	clock_gettime((clockid_t)*t, &ts);
+	*t = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static inline int64_t clock_ns(int64_t clock) {
+	if (tls_g == NULL) /* a thread that is not an M (tests' C code) */
+		clockread(&clock);
+	else
+		systemstack(clockread, &clock);
+	return clock;
+}
+
+int64_t nanotime(void) {
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 int64_t walltime(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return clock_ns(CLOCK_REALTIME);
 }
 
 /* ---- G status ---- */
@@ -414,10 +426,20 @@ static void runqput(P *pp, G *gp, bool next) {
  * slice (no schedtick: a ping-pong pair looks like one goroutine). */
 static G *runqget(P *pp, bool *inheritTime) {
 	G *next = __atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE);
-	if (next != NULL && __atomic_compare_exchange_n(&pp->runnext, &next, NULL, false, __ATOMIC_ACQ_REL,
-							__ATOMIC_RELAXED)) {
-		*inheritTime = true;
-		return next;
+	if (next != NULL) {
+		/* With one P there is no thief (only an M with a P steals, and
+		 * GOMAXPROCS changes only with this M stopped): a plain store
+		 * takes runnext, saving the hand-off a locked instruction. */
+		if (__atomic_load_n(&gomaxprocs, __ATOMIC_RELAXED) == 1) {
+			__atomic_store_n(&pp->runnext, NULL, __ATOMIC_RELAXED);
+			*inheritTime = true;
+			return next;
+		}
+		if (__atomic_compare_exchange_n(&pp->runnext, &next, NULL, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			*inheritTime = true;
+			return next;
+		}
 	}
 	*inheritTime = false;
 	for (;;) {
@@ -639,17 +661,23 @@ static int32_t mcount(void) {
 	return (int32_t)(sched.mnext - sched.nmfreed);
 }
 
-/* The id of the next M (under sched.lock). */
+static void threadexhaustion(void *arg) {
+	(void)arg;
+	printlock();
+	prints("runtime: program exceeds ");
+	printint(maxmcount);
+	prints("-thread limit\n");
+	printunlock();
+	gl_throw("thread exhaustion");
+}
+
+/* The id of the next M (under sched.lock, so that checkdead counts it
+ * from now on).  goready can get here on a goroutine stack (wakep,
+ * startm): the error report runs on g0. */
 static int64_t mReserveID(void) {
 	int64_t id = sched.mnext++;
-	if (mcount() > maxmcount) {
-		printlock();
-		prints("runtime: program exceeds ");
-		printint(maxmcount);
-		prints("-thread limit\n");
-		printunlock();
-		gl_throw("thread exhaustion");
-	}
+	if (GL_UNLIKELY(mcount() > maxmcount))
+		systemstack(threadexhaustion, NULL);
 	return id;
 }
 
@@ -1339,10 +1367,26 @@ void goready(G *gp) {
 
 static void gosched_m(G *gp) {
 	M *mp = getm();
-	casgstatus(gp, Grunning, Grunnable);
+	P *pp = mp->p;
+	setgstatus(gp, Grunning, Grunnable);
 	dropg(mp);
 	lock(&sched.lock);
 	globrunqput(gp);
+	/* The shortcut of schedule(): when findRunnable would take the head
+	 * of the global queue anyway — nothing local, no timers, no
+	 * stop-the-world, no locked goroutine on either side — take it under
+	 * the lock already held.  Two goroutines yielding to each other then
+	 * cost one lock round trip per switch instead of two. */
+	G *next = sched.runqhead;
+	if (next != gp && next->lockedm == NULL && mp->lockedg == NULL && runqempty(pp) &&
+	    __atomic_load_n(&pp->timer0When, __ATOMIC_RELAXED) == 0 &&
+	    !__atomic_load_n(&sched.gcwaiting, __ATOMIC_RELAXED)) {
+		sched.runqsize--;
+		globrunqpop();
+		unlock(&sched.lock);
+		pp->preempt = false;
+		execute(next, false);
+	}
 	unlock(&sched.lock);
 	schedule();
 }

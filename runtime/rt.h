@@ -216,6 +216,23 @@ void gogo(Gobuf *buf) GL_NORETURN;
 void mcall(void (*fn)(G *));
 void gl_mstart(void (*fn)(void)) GL_NORETURN;
 void gl_gostart(void);
+/* gl_morestack with an explicit need, for runtime C (stack.c, panic.c).
+ * RT_STACKCHECK is runtime C's prologue (gl.h's GL_STACKCHECK): make sure
+ * need bytes are free above stackguard0 below the caller's frame, growing
+ * (moving) the stack if they are not, then run fixups (GL_FIXPARAM of the
+ * pointer parameters).  A macro, so that the call is on the caller's line,
+ * where tests/stackusage.py reads the need.  Never on g0.  PANICSTACK is
+ * the need of a panic path's entry (panic.c, alg.c): what runs below it
+ * before the next check, a message's allocation and gopanic, with room. */
+void gl_morestackneed(G *g, uintptr_t need);
+#define RT_STACKCHECK(g, need, fixups)                                         \
+	do {                                                                   \
+		if (GL_UNLIKELY(GL_SP() - (uintptr_t)(need) < (g)->stackguard0)) { \
+			gl_morestackneed((g), (need));                         \
+			fixups;                                                \
+		}                                                              \
+	} while (0)
+#define PANICSTACK 512
 /* Leave the M's scheduling loop: return from the gl_mstart call that
  * started it, on g0's stack at g0->sched.sp (the thread then exits). */
 void gl_mexit(G *g0) GL_NORETURN;
@@ -364,9 +381,11 @@ extern mstats memstats;
 extern uintptr_t maxstacksize; /* Go's maxstacksize; tests may lower it */
 GlStack stackalloc(uint64_t n);
 void stackfree(GlStack stk);
-uintptr_t newstack(G *g, uintptr_t sp);
+uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need); /* need ~0: from the descriptor */
 void copystack(G *g, uint64_t newsize);
 void shrinkstack(G *g);
+bool isShrinkStackSafe(G *g);
+void shrinkstacks(void); /* every G that qualifies; world stopped, on g0 */
 uintptr_t stackguard(G *g); /* the stackguard0 g should have */
 bool stalestack(uintptr_t addr, uintptr_t *lo, uintptr_t *hi);
 bool stackguardpage(uintptr_t addr);

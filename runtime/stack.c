@@ -357,12 +357,12 @@ void copystack(G *g, uint64_t newsize) {
 
 /* ---- newstack ---- */
 
-/* Called by gl_morestack on g0.  sp is the register block on g's stack;
- * the prologue that failed ran with rsp = sp + SAVEDREGS_SIZE (above the
- * block and its return address) and wants its function's data frame below
- * that.  Returns the sp to resume at: the same, or the block's place on the
- * new stack. */
-uintptr_t newstack(G *g, uintptr_t sp) {
+/* Called by gl_morestack (need ~0) or gl_morestackneed on g0.  sp is the
+ * register block on g's stack; the prologue that failed ran with rsp = sp +
+ * SAVEDREGS_SIZE (above the block and its return address) and wants its
+ * function's data frame (or runtime C, need bytes) below that.  Returns the
+ * sp to resume at: the same, or the block's place on the new stack. */
+uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 	if (g == g->m->g0)
 		gl_throw("morestack on g0");
 	if (sp < g->stack.lo || sp >= g->stack.hi) {
@@ -383,9 +383,12 @@ uintptr_t newstack(G *g, uintptr_t sp) {
 	g->stack_delta = 0;
 
 	/* What the function asked for: its data frame, from its descriptor
-	 * (Go uses funcMaxSPDelta the same way), plus alloca's rounding. */
-	const GlFuncInfo *fn = findfunc(g->sched.pc, NULL);
-	uint64_t need = (fn ? fn->framesize : 0) + 16;
+	 * (Go uses funcMaxSPDelta the same way), plus alloca's rounding; or
+	 * what runtime C said it needs. */
+	if (need == ~(uintptr_t)0) {
+		const GlFuncInfo *fn = findfunc(g->sched.pc, NULL);
+		need = (fn ? fn->framesize : 0) + 16;
+	}
 	uintptr_t callersp = sp + SAVEDREGS_SIZE;
 
 	bool fits = callersp >= g->stack.lo + GL_STACK_GUARD + need;
@@ -447,12 +450,32 @@ uintptr_t newstack(G *g, uintptr_t sp) {
 	return g->sched.sp;
 }
 
+/* Go's isShrinkStackSafe: whether g's stack may move now, from outside g.
+ * Only at a synchronous safe point: g is switched out (sched.sp) at a
+ * call — gopark, or the morestack of a preempted prologue — where every
+ * address into its stack is in a data frame, a gobuf, a sudog or an
+ * offset runtime C keeps (DESIGN.md S4).  Never while it runs (Grunning),
+ * is in a system call (Gsyscall: the kernel may be writing into its
+ * stack), is being copied, is dead, or was preempted asynchronously
+ * (Gpreempted: its innermost C frame is scanned conservatively and may
+ * hold stack addresses in registers; when asynchronous preemption comes, a
+ * Grunnable G resumed by it must be refused too, as Go's asyncSafePoint
+ * does), nor between gopark and the unlockf that publishes its sudogs
+ * (parkingOnChan: a sender may be writing through one without the
+ * channel lock copystack would take). */
+bool isShrinkStackSafe(G *g) {
+	uint32_t s = readgstatus(g);
+	return (s == Gwaiting || s == Grunnable) && g->sched.sp != 0 &&
+	       __atomic_load_n(&g->parkingOnChan, __ATOMIC_ACQUIRE) == 0;
+}
+
 /* Go's shrinkstack: halve the stack of a switched-out goroutine that uses
- * less than a quarter of it.  Only at a synchronous safe point (the
- * collector's, later): never while g runs, is in a syscall or was
- * preempted asynchronously (DESIGN.md S8). */
+ * less than a quarter of it, never below GL_STACK_MIN.  "Uses" counts the
+ * reserve band too, as Go adds its StackLimit: what runs below the guard
+ * must still fit after the halving.  The caller stops the world (or, with
+ * the collector, suspends g) and checks isShrinkStackSafe. */
 void shrinkstack(G *g) {
-	if (gl_debug.gcshrinkstackoff || g->sched.sp == 0)
+	if (gl_debug.gcshrinkstackoff || !isShrinkStackSafe(g))
 		return;
 	uint64_t oldsize = g->stack.hi - g->stack.lo, newsize = oldsize / 2;
 	if (newsize < GL_STACK_MIN)
@@ -461,4 +484,14 @@ void shrinkstack(G *g) {
 	if (used >= oldsize / 4)
 		return;
 	copystack(g, newsize);
+}
+
+/* Shrink every goroutine's stack that qualifies: runtime.GC (mgc.c) calls
+ * it on g0 with the world stopped, so no goroutine changes state under
+ * it; the one that called runtime.GC is running and keeps its stack. */
+void shrinkstacks(void) {
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	G **gs = __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
+	for (int64_t i = 0; i < n; i++)
+		shrinkstack(gs[i]);
 }

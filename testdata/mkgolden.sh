@@ -11,8 +11,11 @@
 # output is written to run/NAME.out, truncated for an uncaught panic: the
 # "panic: ..." line(s) (and "[recovered]" lines) are kept; the "[signal ...]"
 # line (it holds a pc address), the blank line before "goroutine N [" and
-# everything from that line on are dropped.  When the exit status is not 0 it
-# is written to run/NAME.exit; otherwise run/NAME.exit is removed.
+# everything from that line on are dropped.  For a fatal error the same
+# goes for Go's "runtime stack:" block, and a stack overflow's "runtime:
+# sp=... stack=[...]" line (addresses) is dropped.  When the exit status
+# is not 0 it is written to run/NAME.exit; otherwise run/NAME.exit is
+# removed.
 #
 # Programs listed in run/GO122 need Go >= 1.22 (range over int, min/max,
 # per-iteration loop variables); their goldens are written by hand and this
@@ -32,9 +35,10 @@ is_go122() {
 # truncate: keep a panic's own lines, drop Go's traceback.
 truncate_panic() {
 	awk '
-		/^goroutine [0-9]+ \[/ { done = 1 }
+		/^goroutine [0-9]+ \[/ || /^runtime stack:$/ { done = 1 }
 		done { next }
 		/^\[signal / { next }
+		/^runtime: sp=/ { next }
 		{ if (held) print ""; held = 0 }
 		/^$/ { held = 1; next }
 		{ print }

@@ -11,14 +11,19 @@ limit and is killed, and reported as hung, if it exceeds it.
 import os, re, subprocess, sys, tempfile, concurrent.futures, time
 
 def cut(out):
-    """Drop the traceback of an uncaught panic (and Go's [signal ...] line)."""
+    """Drop the traceback of an uncaught panic (and Go's [signal ...] line),
+    and of a fatal error: Go's "runtime stack:" block (gl has none) and the
+    "runtime: sp=... stack=[...]" line of a stack overflow (addresses)."""
     lines = out.split("\n")
     res, i = [], 0
     while i < len(lines):
         l = lines[i]
-        if re.match(r"^goroutine \d+ \[", l) and res and res[-1] == "":
+        if (re.match(r"^goroutine \d+ \[", l) or l == "runtime stack:") and res and res[-1] == "":
             res.pop()
             break
+        if l.startswith("runtime: sp="):
+            i += 1
+            continue
         if l.startswith("[signal ") and res and res[-1].startswith("panic: "):
             i += 1
             continue

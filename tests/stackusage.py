@@ -10,6 +10,13 @@ makes an indirect call whose targets it cannot tell.  Fatal paths count until
 they switch stacks; a panic unwinds by returning (panic.c), so the call
 chains are the whole story.
 
+Runtime C that checks its stack as a gl prologue does (panic.c's
+RT_STACKCHECK(g, need, ...), a call of gl_morestackneed) ends the chains of
+its callers there: they count its frame and what it calls before the check.
+What it calls after the check (by source line, within its own body) starts
+with need bytes above stackguard0 and must fit in need + GL_STACK_GUARD,
+gl code counted as glc's budget for a function's entry.
+
 Bytes below the rsp of the generated caller: gcc's frame of each function
 (its return address included: a frame-less leaf is 8), and 128 more below a
 leaf, a function that calls nothing, where gcc keeps locals in the red zone
@@ -54,7 +61,9 @@ GLCODE, GLENTRY = "<gl code>", GUARD - WRAPPER
 # moving to g0; what runs there does not count.  gogo and gl_mexit leave the
 # stack for good.
 SAVEDREGS = define(os.path.join(RT, "rt.h"), "SAVEDREGS_SIZE")
-SWITCH = {"systemstack": SAVEDREGS, "mcall": SAVEDREGS, "gl_morestack": SAVEDREGS, "gogo": 8, "gl_mexit": 8}
+SWITCH = {"systemstack": SAVEDREGS, "mcall": SAVEDREGS, "gl_morestack": SAVEDREGS,
+          "gl_morestackneed": SAVEDREGS, "gogo": 8, "gl_mexit": 8}
+CHECK = "gl_morestackneed"
 # libc (and libm) leaves allowed on the goroutine stack, with what each may
 # use there, return address included.  glc links with -z now, so the lazy PLT
 # resolver (3 KB) never runs in them.  Measured by painting a 64 KiB stack
@@ -72,7 +81,10 @@ LIBC["fma"] = 256
 # gl_throw prints on the stack it is on only if tls_g == NULL, before
 # schedinit (proc.c) sets it; while a goroutine runs tls_g is that G (the asm
 # switches it with rsp), so gl_throw goes straight to systemstack(throw_m).
-ONLY = {"gl_throw": {"systemstack"}}
+# nanotime and walltime read the clock (libc's clock_gettime, the vDSO) on
+# the stack they are on only if tls_g == NULL, a thread that is not an M
+# (proc.c's clock_ns); on a goroutine they go through systemstack.
+ONLY = {"gl_throw": {"systemstack"}, "nanotime": {"systemstack"}, "walltime": {"systemstack"}}
 # gl.h functions that run before any goroutine exists, on the process stack:
 # the C main() of a program calls gl_main (emit.c), whose schedinit calls
 # alginit, and it ends in gl_mstart.
@@ -179,6 +191,40 @@ def indirect(frame, caller, where, sources, protos):
         targets.update(ks)
     return targets and (sorted(targets), "passed by callers: " + " ".join(sorted(map(name, targets))))
 
+def checkof(n, cs):
+    """For a function that checks its stack (calls CHECK): (need, the
+    targets it calls only after its first check).  After means on a later
+    line of its own body, in its own file; a call from a function inlined
+    into it is in that function's lines, so it counts as before the check
+    (conservative).  None if it does not check; (None, msg) if the need
+    cannot be read."""
+    sites = [w for t, w in cs if t == CHECK]
+    if not sites:
+        return None
+    needs = []
+    for w in sites:
+        m = re.match(r"\w+\s*\(\s*[^,]+,\s*(\w+)", line_at(w, True))
+        v = m and (int(m.group(1)) if m.group(1).isdigit() else
+                   next((d for d in (define(f, m.group(1)) for f in sorted(glob.glob(os.path.join(RT, "*.[ch]"))))
+                         if d is not None), None))
+        if v is None:
+            return None, "cannot read the need of the stack check at %s: %s" % (w, line_at(w).strip())
+        needs.append(v)
+    f, first = sites[0].rsplit(":", 2)[0], min(int(w.rsplit(":", 2)[1]) for w in sites)
+    text = src(f) if os.path.exists(f) else ""
+    d = re.search(r"^[^\n;{}#]*\b%s\s*\([^;{]*\)\s*\{" % re.escape(name(n).split(".")[0]), text, re.M)
+    if not d:
+        return None, "cannot find the body of %s in %s" % (name(n), f)
+    depth_, i = 0, d.end() - 1
+    for i in range(d.end() - 1, len(text)):
+        depth_ += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth_ == 0:
+            break
+    last = text.count("\n", 0, i) + 1
+    post = lambda w: w.rsplit(":", 2)[0] == f and first < int(w.rsplit(":", 2)[1]) <= last
+    before = {t for t, w in cs if t != CHECK and not post(w)}
+    return min(needs), {t for t, w in cs if t != CHECK and post(w) and t not in before}
+
 def main():
     tmpdir = tempfile.TemporaryDirectory(prefix="stackusage.")
     if shutil.which(CC[0]) is None or subprocess.run(
@@ -207,9 +253,16 @@ def main():
     # The graph as a goroutine stack sees it: indirect calls resolved; stack
     # switches, libc leaves and generated code end a chain.
     succ, problems, resolved = {}, {}, {}  # problems: (node, what) -> node
+    checked = {}  # n -> (need, the callees it calls after its check only)
     for n, cs in calls.items():
         succ[n] = []
-        for t, where in (c for c in cs if name(n) not in ONLY or c[0] in ONLY[name(n)]):
+        cs = [c for c in cs if name(n) not in ONLY or c[0] in ONLY[name(n)]]
+        ck = checkof(n, cs)
+        if ck and ck[0] is None:
+            problems[n, ck[1]] = n
+        elif ck:
+            checked[n] = (ck[0], set())
+        for t, where in cs:
             ts = [t]
             if t == "__indirect_call":
                 ts, how = indirect(frame, n, where, sources, protos) or (None, "?")
@@ -219,16 +272,12 @@ def main():
                     problems[n, "an indirect call with unknown targets at %s: %s" % (
                         where, line_at(where).strip())] = n
             for u in ts or []:
-                # Generated code called after the caller checked (grew) the
-                # stack as a prologue does (GL_STACKCHECK: gl_morestack)
-                # starts on a checked rsp, in glc's budget.  The graph cannot
-                # see the order: a convention, for the fix of the finding.
-                if u == GLCODE and any(c == "gl_morestack" for c, _ in cs):
-                    continue
                 if u not in frame and u not in SWITCH and u not in LIBC and u != GLCODE:
                     problems[u, "%s is not in runtime/*.c (libc? asm this test does not know?): "
                              "run it on g0 (systemstack)" % u] = u
                 succ[n].append(u)
+                if n in checked and t in ck[1]:
+                    checked[n][1].add(u)
     problems.update({(n, "%s has a frame of unbounded size (alloca, a VLA)" % name(n)): n for n in dynamic})
     # Recursion: the strongly connected components (Tarjan's), each
     # reported once.  depth() ignores the edges that close a cycle.
@@ -250,17 +299,25 @@ def main():
     sys.setrecursionlimit(20000)
     [tarjan(n) for n in list(succ) if n not in index]
 
-    memo = {}
+    memo, below = {}, {}  # below: checked n -> (bytes after its check, chain)
     def depth(n, path):
-        """The most bytes used from the call of n on, and the chain."""
+        """The most bytes used from the call of n on, and the chain; for a
+        function that checks its stack, up to its check."""
         if n not in frame:
             b = SWITCH.get(n) or LIBC.get(n) or (GLENTRY if n == GLCODE else 0)
             return b, [(n, b)]
         if n not in memo:
             best, path = ((REDZONE, [("red zone", REDZONE)]) if not succ[n] else (0, [])), path | {n}
+            after = checked[n][1] if n in checked else set()
+            sub = (0, [])
             for u in succ[n]:
                 if u not in path:
-                    best = max(best, depth(u, path), key=lambda x: x[0])
+                    if u in after:
+                        sub = max(sub, depth(u, path), key=lambda x: x[0])
+                    else:
+                        best = max(best, depth(u, path), key=lambda x: x[0])
+            if n in checked:
+                below[n] = sub
             memo[n] = (frame[n] + best[0], [(n, frame[n])] + best[1])
         return memo[n]
     results = sorted(((depth(e, frozenset()), e) for e in entries), key=lambda r: -r[0][0])
@@ -295,6 +352,15 @@ def main():
         print("%6d  %-24s %s" % (d, e, " > ".join("%s %d" % (name(n), b) for n, b in c)))
     errors += ["%s needs %d bytes, %d over: %s" % (e, d, d - LIMIT, " > ".join(name(n) for n, _ in c))
                for (d, c), e in results if d > LIMIT]
+    reached = [n for n in sorted(below, key=name) if n in parent]
+    if reached:
+        print("\nstack checks in runtime C (need + band %d must hold what runs after the check):" % GUARD)
+    for n in reached:
+        (d, c), need = below[n], checked[n][0]
+        print("%6d  %-24s need %d; %s" % (d, name(n), need, " > ".join("%s %d" % (name(m), b) for m, b in c) or "-"))
+        if d > need + GUARD:
+            errors.append("%s checks its stack for %d bytes but calls need %d after the check, %d over: %s" % (
+                name(n), need, d, d - need - GUARD, " > ".join(name(m) for m, _ in c)))
     for e in errors:
         print("ERROR: " + e)
     print("%s: %d entries, the deepest %s needs %d bytes, limit %d; %d errors" % (

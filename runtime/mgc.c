@@ -1,0 +1,23 @@
+/*
+ * mgc.c — runtime.GC (Go's runtime/mgc.go).  gl has no collector yet (a
+ * later issue brings Go's concurrent mark-sweep, which will shrink stacks
+ * as it scans them, goroutine by goroutine).  Until then runtime.GC does
+ * the part of a collection that concerns stacks: with the world stopped,
+ * every goroutine using less than a quarter of its stack gets it halved
+ * (stack.c, shrinkstack), so a goroutine that once recursed deep does not
+ * keep its large stack forever.  Nothing is freed on the heap.
+ */
+#include "rt.h"
+
+static void gcshrink_m(void *arg) {
+	(void)arg;
+	shrinkstacks();
+}
+
+/* runtime.GC(). */
+void runtime_GC(G *g) {
+	(void)g;
+	stopTheWorld("GC (forced)");
+	systemstack(gcshrink_m, NULL);
+	startTheWorld();
+}

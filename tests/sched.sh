@@ -1,0 +1,17 @@
+#!/bin/sh
+# The concurrency programs of testdata/run again under GLMAXPROCS=1, 2, 4
+# and 8 (run.py runs every program with the default, the CPUs of the
+# affinity mask), and once more with 4 Ps and every stack moved at every
+# function entry and at every park (GLDEBUG=stackforcemove=1).  Each
+# program has run.py's time limit: a hang is reported, not waited for.
+here=$(dirname "$0")
+progs="chan_basic chan_panics chan_select deadlock_chan deadlock_nil goexit_main
+goroutines_many sync_stress timers sched_procs select_stress runtime_memstats goroutine_panic"
+status=0
+for p in 1 2 4 8; do
+	echo "GLMAXPROCS=$p"
+	GLMAXPROCS=$p "$here/run.py" $progs || status=1
+done
+echo "GLMAXPROCS=4 GLDEBUG=stackforcemove=1"
+GLMAXPROCS=4 GLDEBUG=stackforcemove=1 "$here/run.py" $progs || status=1
+exit $status
