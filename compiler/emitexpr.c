@@ -369,6 +369,16 @@ const char *toiface(const char *e, Type *from, Type *to) {
 	}
 	if (tsize(from) == 0)
 		return xprintf("((GlIface){%s, newobject(%s)})", tab, typedesc(from));
+	int64_t sz = tsize(from);
+	if (!haspointers(from) && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
+		/* small values need no allocation (runtime convTsmall) */
+		const char *v = spill(e, from);
+		const char *box = temp(types[T_UNSAFEPTR]);
+		pcline();
+		callto(box, xprintf("convTsmall(%s, *(const uint%d_t *)&%s)", typedesc(from), (int)sz * 8, v));
+		afterCall(false);
+		return xprintf("((GlIface){%s, %s})", tab, box);
+	}
 	const char *v = spill(e, from);
 	const char *box = temp(ptrto(from));
 	pcline();

@@ -407,6 +407,9 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero);
 void *newobject(const GlType *typ);
 void *gl_newarray(G *g, const GlType *elem, int64_t n);
 
+/* iface.c: the box of a pointer-free 1, 2, 4 or 8-byte value (bits v) */
+void *convTsmall(const GlType *typ, uint64_t v);
+
 /* slice.c */
 void makeslice(G *g, GlSlice *out, const GlType *elem, int64_t len, int64_t cap); /* may panic */
 void growslice(G *g, GlSlice *s, const GlType *elem, int64_t newlen); /* s grows in place to hold newlen */

@@ -213,3 +213,31 @@ void gl_assertE2I(G *g, GlIface *out, GlEface e, const GlType *inter) {
 bool gl_assertE2I2(G *g, GlIface *out, GlEface e, const GlType *inter) {
 	return assertE2I(g, out, e, inter, true);
 }
+
+/* ---- boxing a value into an interface (Go's convT16/32/64) ---- */
+
+/* Small integer values (and any 1, 2, 4 or 8-byte value without pointers
+ * whose bits are below 256: false, 0.0, 'a') are boxed by pointing into
+ * this table instead of allocating, as Go's staticuint64s: fmt.Println(i)
+ * in a loop allocates nothing for small i.  Values in interfaces are never
+ * written through, so the table is shared; little-endian, the first 1, 2
+ * or 4 bytes of entry v hold v too. */
+const uint64_t staticuint64s[256] = {
+#define S4(n) n, n + 1, n + 2, n + 3
+#define S16(n) S4(n), S4(n + 4), S4(n + 8), S4(n + 12)
+#define S64(n) S16(n), S16(n + 16), S16(n + 32), S16(n + 48)
+	S64(0), S64(64), S64(128), S64(192)
+#undef S64
+#undef S16
+#undef S4
+};
+
+/* The box for a pointer-free value of typ->size (1, 2, 4 or 8) bytes whose
+ * bits, zero-extended, are v. */
+void *convTsmall(const GlType *typ, uint64_t v) {
+	if (v < 256)
+		return (void *)&staticuint64s[v];
+	void *p = mallocgc(typ->size, NULL, false);
+	memcpy(p, &v, typ->size); /* little-endian: the low bytes */
+	return p;
+}
