@@ -1243,6 +1243,39 @@ const char *fncast(Type *sig, int kind) {
 	return bstr(&cast);
 }
 
+/* sync/atomic's functions on int32 ... unsafe.Pointer, compiled inline as
+ * Go's compiler does (its intrinsics): one locked instruction instead of a
+ * call into the runtime (runtime/atomic.c keeps them for func values).
+ * Sequentially consistent, as Go's.  Returns the result (or "" for Store),
+ * or NULL if f is not one of them. */
+static const char *atomicintrinsic(Obj *f, Type *sig, Vec *args, Type *rt) {
+	static const char *ops[] = {"CompareAndSwap", "Swap", "Load", "Store", "Add"};
+	static const char *kinds[] = {"Int32", "Int64", "Uint32", "Uint64", "Uintptr", "Pointer"};
+	if (!f || !f->pkg || strcmp(f->pkg->path, "sync/atomic") || !f->extern_)
+		return NULL;
+	int op = -1;
+	for (int i = 0; i < 5 && op < 0; i++)
+		for (int k = 0; k < 6; k++)
+			if (!strcmp(f->name, xprintf("%s%s", ops[i], kinds[k])))
+				op = i;
+	if (op < 0)
+		return NULL;
+	const char *addr = nilchecked(once((char *)args->v[0], ((Field *)sig->fields.v[0])->type));
+	const char *r = rt ? temp(rt) : NULL;
+	char **a = (char **)args->v;
+	switch (op) {
+	case 0: /* the expected value goes through memory: a temp of its own */
+		line("{ __typeof__(*%s) old_ = %s; %s = __atomic_compare_exchange_n(%s, &old_, %s, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }",
+		     addr, a[1], r, addr, a[2]);
+		break;
+	case 1: line("%s = __atomic_exchange_n(%s, %s, __ATOMIC_SEQ_CST);", r, addr, a[1]); break;
+	case 2: line("%s = __atomic_load_n(%s, __ATOMIC_SEQ_CST);", r, addr); break;
+	case 3: line("__atomic_store_n(%s, %s, __ATOMIC_SEQ_CST);", addr, a[1]); break;
+	case 4: line("%s = __atomic_add_fetch(%s, %s, __ATOMIC_SEQ_CST);", r, addr, a[1]); break;
+	}
+	return r ? r : "";
+}
+
 /* Emit a call; returns the C expression of its result (a temp), or NULL. */
 static const char *call(Node *n) {
 	Node *f = n->a;
@@ -1258,6 +1291,11 @@ static const char *call(Node *n) {
 	(void)np;
 	int mode;
 	Type *rt = resulttype(sig, &mode);
+	if (c.kind == 0 && f->obj && f->obj->kind == O_FUNC) {
+		const char *r = atomicintrinsic(f->obj, sig, &args, mode == R_DIRECT ? rt : NULL);
+		if (r)
+			return *r ? r : NULL;
+	}
 	const char *res = NULL;
 	Buf a = {0};
 	bput(&a, "g");
