@@ -43,7 +43,11 @@ static const char *ckeywords[] = {
 	"sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "asm",
 	"typeof", "bool", "true", "false", "main", "g", "fp", "fpoff", "ctx", "out", "errno", "stdin", "stdout",
 	"stderr", "NULL", "memset", "memcpy", "memmove", "memcmp", "alloca", "_Bool", "offsetof", "abs", "exit",
-	"free", "malloc", NULL};
+	"free", "malloc",
+	/* gcc's gnu dialect predefines these as macros (= 1) */
+	"unix", "linux", "i386",
+	/* the generated code's own temporaries inside { } blocks */
+	"r_", "old_", NULL};
 
 static bool reserved(const char *s) {
 	for (const char **k = ckeywords; *k; k++)
@@ -51,6 +55,7 @@ static bool reserved(const char *s) {
 			return true;
 	/* names of the runtime and of C's headers start with these */
 	return !strncmp(s, "gl", 2) || !strncmp(s, "Gl", 2) || !strncmp(s, "GL", 2) || !strncmp(s, "__", 2) ||
+	       (s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z') || /* C's reserved _Names */
 	       !strncmp(s, "int", 3) || !strncmp(s, "uint", 4);
 }
 

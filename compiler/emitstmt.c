@@ -858,10 +858,24 @@ static void emitselect(Node *n) {
 	line("}");
 }
 
+/* A return in a function with defers runs them here, with this line's pc
+ * record, so that a deferred call's caller is the return statement (or the
+ * closing brace), as Go's deferreturn is; the results are set already, and
+ * the deferred calls may change named ones. */
+static void deferreturn(void) {
+	if (!fn->fi->hasdefer)
+		return;
+	pcline();
+	line("gl_rundefers(g, &fp->h);");
+	line("RELOAD;");
+	line("if (GL_UNLIKELY(g->unwinding)) goto unwind;");
+}
+
 static void emitreturn(Node *n) {
 	FuncInfo *fi = fn->fi;
 	int nr = fi->results.n;
 	if (n->list.n == 0) {
+		deferreturn();
 		line("goto ret;");
 		return;
 	}
@@ -888,6 +902,7 @@ static void emitreturn(Node *n) {
 		Obj *r = fi->results.v[i];
 		line("%s = %s;", varref(r), (char *)vals.v[i]);
 	}
+	deferreturn();
 	line("goto ret;");
 }
 
@@ -1028,6 +1043,11 @@ static const char *goname(FuncInfo *fi) {
 	if (!o)
 		return "?";
 	const char *pk = o->pkg ? o->pkg->name : "main";
+	/* a package's init functions are init.0, init.1, ... as in Go */
+	if (!o->ismethod && o->pkg && !strcmp(o->name, "init"))
+		for (int i = 0; i < o->pkg->inits.n; i++)
+			if (o->pkg->inits.v[i] == o)
+				return xprintf("%s.init.%d", pk, i);
 	if (o->ismethod && o->recvtype)
 		return o->ptrrecv ? xprintf("%s.(*%s).%s", pk, o->recvtype->name, o->name)
 				  : xprintf("%s.%s.%s", pk, o->recvtype->name, o->name);
@@ -1169,13 +1189,19 @@ void emitfunc(FuncInfo *fi) {
 	const char *fixed[] = {"g", "h", "fp", "fpoff", "ctx", "out", "recv", "ret", "unwind", "d", "c", "fn", "data", NULL};
 	for (const char **p = fixed; *p; p++)
 		vpush(&f.cnames, (void *)intern(*p));
-	/* func literal names: f.func1, f.func2, ... (C names from assignnames) */
+	/* func literal names, as Go's: f.func1, f.func2, ... and inside a
+	 * literal f.func1.1, f.func1.2 (C names from assignnames) */
 	for (int i = 0; i < fi->lits.n; i++) {
 		Node *l = fi->lits.v[i];
 		FuncInfo *li = l->aux;
 		if (!li->cname)
 			li->cname = globalname(xprintf("%s_func%d", f.cname, i + 1));
-		li->name = xprintf("%s.func%d", f.gname, i + 1);
+		if (islit)
+			li->name = xprintf("%s.%d", f.gname, i + 1);
+		else if (fi == curpkg->varinit) /* in a package variable's initializer */
+			li->name = xprintf("%s.glob..func%d", curpkg->name, i + 1);
+		else
+			li->name = xprintf("%s.func%d", f.gname, i + 1);
 	}
 	/* captured variables come in through the closure */
 	Buf entry = {0};
@@ -1221,9 +1247,13 @@ void emitfunc(FuncInfo *fi) {
 	srcline(node->pos);
 	Node *body = islit ? node->b : node->c;
 	stmts(&body->list);
-	/* falling off the end returns (unless a return just did) */
-	if (f.body.n < 10 || strcmp(f.body.s + f.body.n - 10, "goto ret;\n") != 0)
+	/* falling off the end returns (unless a return just did), at the
+	 * closing brace */
+	if (f.body.n < 10 || strcmp(f.body.s + f.body.n - 10, "goto ret;\n") != 0) {
+		srcline((Pos){node->pos.file, (int)body->ival, 1});
+		deferreturn();
 		line("goto ret;");
+	}
 	bool hasdefer = fi->hasdefer;
 	f.hasframe = f.frame.n > 0 || f.frameptr.n > 0 || hasdefer;
 
@@ -1280,8 +1310,6 @@ void emitfunc(FuncInfo *fi) {
 	bput(g, bstr(&f.body));
 	/* the one exit */
 	bprintf(g, "ret:\n");
-	if (hasdefer)
-		bprintf(g, "\tgl_rundefers(g, &fp->h);\n\tRELOAD;\n\tif (GL_UNLIKELY(g->unwinding)) goto unwind;\n");
 	if (f.hasframe)
 		bprintf(g, "\tGL_FRAME_LEAVE(g, fp);\n");
 	if (f.rmode == R_DIRECT) {
@@ -1307,7 +1335,11 @@ void emitfunc(FuncInfo *fi) {
 		bprintf(g, "\tRELOAD;\n");
 	if (hasdefer)
 		bprintf(g, "\tif (g->unwind_target == &fp->h) { /* the recovering call was deferred here */\n"
-			   "\t\tg->unwinding = 0;\n\t\tg->unwind_target = 0;\n\t\tgoto ret;\n\t}\n");
+			   "\t\tg->unwinding = 0;\n\t\tg->unwind_target = 0;\n"
+			   "\t\t/* the rest of the deferred calls, as a return at the closing brace */\n"
+			   "\t\tGL_PCLINE(%s, %d);\n\t\tgl_rundefers(g, &fp->h);\n\t\tRELOAD;\n"
+			   "\t\tif (GL_UNLIKELY(g->unwinding)) goto unwind;\n\t\tgoto ret;\n\t}\n",
+			f.info, (int)body->ival);
 	if (f.hasframe)
 		bprintf(g, "\tGL_FRAME_LEAVE(g, fp);\n");
 	if (f.rmode == R_DIRECT)

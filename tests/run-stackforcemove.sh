@@ -1,7 +1,12 @@
 #!/bin/sh
 # The run tests again, with every goroutine stack moved to a fresh block at
-# every function entry and the old block made inaccessible: any address into
-# a stack that glc or the runtime failed to update faults at once.
+# every function entry and every park, and the old block made inaccessible:
+# any address into a stack that glc or the runtime failed to update faults
+# at once.  Each move maps, copies and poisons (about 30 us of system time),
+# so the concurrency programs take seconds where they take milliseconds
+# normally: their limit is 120 s here (60 s otherwise) unless
+# GLTEST_TIMEOUT says.
 GLDEBUG=stackforcemove=1
-export GLDEBUG
+GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-120}
+export GLDEBUG GLTEST_TIMEOUT
 exec "$(dirname "$0")/run.py" "$@"
