@@ -1,4 +1,5 @@
-/* os_linux.c — the functions package os declares without a body.
+/* os_linux.c — the functions packages os and syscall declare without a
+ * body (syscall's environment: env.gl).
  *
  * They are called from generated code with its calling convention (G *g
  * first; results of more than 16 bytes through an out-pointer), on the
@@ -36,10 +37,11 @@ int64_t os_Getpid(G *g) {
 	return (int64_t)getpid();
 }
 
-/* os.runtimeEnviron: the process's environment as the kernel passed it
- * (after argv's terminating NULL); os keeps its own copy from here on, as
- * Go's syscall.envs, so Setenv never calls libc. */
-void os_runtimeEnviron(G *g, GlSlice *out) {
+/* syscall.runtime_envs (Go's runtime_envs, stdlib/syscall/env.gl): the
+ * process's environment as the kernel passed it (after argv's terminating
+ * NULL); syscall keeps its own copy from here on, as Go's syscall.envs, so
+ * Setenv never calls libc.  Package os and package time read that copy. */
+void syscall_runtime_envs(G *g, GlSlice *out) {
 	(void)g;
 	char **envp = gl_argv + gl_argc + 1;
 	int64_t n = 0;

@@ -312,16 +312,44 @@ int64_t time_runtimeNano(G *g) {
 	return nanotime();
 }
 
-/* time.Time as the gl package lays it out: wall clock and monotonic
- * nanoseconds. */
+/* time.Time as package time lays it out (Go's): wall holds the
+ * hasMonotonic flag, 33 bits of seconds since 1885 and 30 bits of
+ * nanoseconds; ext the monotonic clock minus the package's startNano;
+ * loc the Location (time.Local).  Package time's init gives startNano and
+ * Local (runtimeInit), as the Time a timer sends is Now's. */
 typedef struct glTime {
-	int64_t wall;
-	int64_t mono;
+	uint64_t wall;
+	int64_t ext;
+	void *loc;
 } glTime;
+
+static int64_t timeStartNano;
+static void *timeLocal;
+
+void time_runtimeInit(G *g, int64_t startNano, void *local) {
+	(void)g;
+	timeStartNano = startNano;
+	timeLocal = local;
+}
 
 int64_t time_walltimeNano(G *g) {
 	(void)g;
 	return walltime();
+}
+
+/* Go's Now() from the clocks' readings (time.go). */
+static glTime maketime(int64_t wall, int64_t mono) {
+	enum { nsecShift = 30 };
+	const int64_t unixToInternal = 62135596800, wallToInternal = 59453308800;
+	int64_t sec = wall / 1000000000, nsec = wall % 1000000000;
+	if (nsec < 0) {
+		sec--;
+		nsec += 1000000000;
+	}
+	sec += unixToInternal - wallToInternal;
+	if ((uint64_t)sec >> 33 != 0)
+		return (glTime){(uint64_t)nsec, sec + wallToInternal, timeLocal};
+	return (glTime){1ull << 63 | (uint64_t)sec << nsecShift | (uint64_t)nsec, mono - timeStartNano, timeLocal};
 }
 
 /* A timer's channel gets the time it fired, if there is room: the
@@ -329,7 +357,7 @@ int64_t time_walltimeNano(G *g) {
 static void sendTime(void *c, uintptr_t seq, int64_t delta) {
 	(void)seq;
 	/* the time it should have fired, as Go's Now().Add(-delta) */
-	glTime v = {walltime() - delta, nanotime() - delta};
+	glTime v = maketime(walltime() - delta, nanotime() - delta);
 	selectnbsend(c, &v);
 }
 

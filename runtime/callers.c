@@ -1,0 +1,270 @@
+/*
+ * callers.c — runtime.Callers, runtime.Caller and runtime.FuncForPC
+ * (stdlib/runtime/extern.gl), from the saved-rbp chain and the pc/line
+ * records glc emits (traceback.c), as Go's runtime/traceback.go and
+ * symtab.go do from Go's pclntab.
+ *
+ * A pc runtime.Callers stores is a return address into generated code, or
+ * one of three made-up pcs standing for the runtime functions Go shows
+ * around the program's frames: runtime.main (at the bottom of the main
+ * goroutine), runtime.goexit (at the bottom of every goroutine) and
+ * runtime.gopanic (a deferred call run by a panic).  Code gcc inlined gets
+ * a frame of its own, as Go's inlined calls do: the return address names
+ * the inlined function (its pc/line record does), and the next pc stored,
+ * the pc of the outer function's record of the call plus one, names the
+ * function it was inlined into.  Frames of runtime C, of the thunks of
+ * defer and go statements and of the wrappers glc makes are not shown.
+ *
+ * A pc is looked up as the code before it: the record at or below pc-1,
+ * which for a return address is the call's (CallersFrames), and for the
+ * pc of an instruction, pc+1 looked up, is the instruction's (FuncForPC).
+ *
+ * Called from generated code on the goroutine stack (DESIGN.md S7): the
+ * entries here only switch to g0 (systemstack), where the lookups run
+ * (the first one builds the tables with sysAlloc).  The stack cannot move
+ * meanwhile, so the argument blocks live in the entries' C frames.
+ */
+#include <stdlib.h>
+
+#include "rt.h"
+
+extern const char __start_glpanic[] __attribute__((weak));
+extern const char __stop_glpanic[] __attribute__((weak));
+extern const int gopanic_line;
+extern const char gopanic_file[];
+
+/* ---- inlined code ----
+ * The pc/line record at a return address names the function whose call
+ * it is, which for code gcc inlined is the inlined function; the function
+ * whose machine code it is, the outer one, has the greatest entry below
+ * the pc.  traceback.c has the same tables; these are callers.c's own, so
+ * that the two files stay independent.  Built once, on g0. */
+
+extern const GlPcLine __start_glpcln[] __attribute__((weak));
+extern const GlPcLine __stop_glpcln[] __attribute__((weak));
+
+typedef struct crec {
+	uintptr_t pc;
+	const GlFuncInfo *fn;
+} crec;
+
+static crec *recs;               /* every record, by pc */
+static int64_t nrecs;
+static const GlFuncInfo **funcs; /* every function with an entry in gltext, by entry */
+static int64_t nfuncs;
+static bool tablesbuilt;         /* only on g0, under tableslock */
+static mutex tableslock;
+
+static int cmprec(const void *a, const void *b) {
+	uintptr_t x = ((const crec *)a)->pc, y = ((const crec *)b)->pc;
+	return x < y ? -1 : x > y;
+}
+
+static int cmpentry(const void *a, const void *b) {
+	uintptr_t x = (uintptr_t)(*(const GlFuncInfo *const *)a)->entry;
+	uintptr_t y = (uintptr_t)(*(const GlFuncInfo *const *)b)->entry;
+	return x < y ? -1 : x > y;
+}
+
+static void buildtables(void) {
+	lock(&tableslock);
+	if (!__atomic_load_n(&tablesbuilt, __ATOMIC_ACQUIRE)) {
+		int64_t n = __stop_glpcln - __start_glpcln;
+		if (n > 0) {
+			recs = sysAlloc((uint64_t)n * sizeof(crec), NULL);
+			funcs = sysAlloc((uint64_t)n * sizeof(*funcs), NULL);
+		}
+		int64_t nf = 0;
+		for (int64_t i = 0; i < n; i++) {
+			const GlPcLine *r = &__start_glpcln[i];
+			recs[i].pc = (uintptr_t)&r->pc + (intptr_t)r->pc;
+			recs[i].fn = (const GlFuncInfo *)((uintptr_t)&r->fn + (intptr_t)r->fn);
+			if (recs[i].fn->entry != NULL && ingltext((uintptr_t)recs[i].fn->entry))
+				funcs[nf++] = recs[i].fn;
+		}
+		qsort(recs, (size_t)n, sizeof(crec), cmprec);
+		qsort(funcs, (size_t)nf, sizeof(*funcs), cmpentry);
+		int64_t k = 0; /* each function once */
+		for (int64_t i = 0; i < nf; i++)
+			if (k == 0 || funcs[k - 1] != funcs[i])
+				funcs[k++] = funcs[i];
+		nrecs = n;
+		nfuncs = k;
+		__atomic_store_n(&tablesbuilt, true, __ATOMIC_RELEASE);
+	}
+	unlock(&tableslock);
+}
+
+/* The function whose machine code holds the return address pc (the outer
+ * one, for inlined code), or NULL; and in *callrec the pc of the outer
+ * function's record of the call that the inlined code at pc is part of
+ * (0 if pc is not in inlined code, or the code is inlined into a wrapper
+ * glc made, which is not shown), as traceback.c's printframe finds them. */
+static const GlFuncInfo *funcouter(uintptr_t pc, uintptr_t *callrec) {
+	*callrec = 0;
+	if (!__atomic_load_n(&tablesbuilt, __ATOMIC_ACQUIRE))
+		buildtables();
+	int64_t lo = 0, hi = nfuncs; /* the first function with entry >= pc */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)funcs[mid]->entry < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const GlFuncInfo *outer = lo > 0 ? funcs[lo - 1] : NULL;
+	lo = 0, hi = nrecs; /* the first record with pc >= the return address */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (recs[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int64_t i = lo - 1;
+	if (i < 0)
+		return outer;
+	const GlFuncInfo *f = recs[i].fn;
+	if (outer == NULL)
+		return f;
+	if (outer == f || outer->name == NULL)
+		return outer;
+	while (i > 0 && recs[i].fn != outer && recs[i].pc > (uintptr_t)outer->entry)
+		i--;
+	if (recs[i].fn == outer)
+		*callrec = recs[i].pc;
+	return outer;
+}
+
+/* The made-up pcs: the address of a byte of synthpc, plus one. */
+enum { synthMain, synthGoexit, synthPanic, nsynth };
+static const char synthpc[nsynth];
+static const char *const synthname[nsynth] = {"runtime.main", "runtime.goexit", "runtime.gopanic"};
+static const char *const synthfile[nsynth] = {"runtime/proc.c", "runtime/proc.c", gopanic_file};
+
+static uintptr_t synth(int k) {
+	return (uintptr_t)&synthpc[k] + 1;
+}
+
+static bool ingopanic(uintptr_t pc) {
+	return pc - (uintptr_t)__start_glpanic < (uintptr_t)__stop_glpanic - (uintptr_t)__start_glpanic;
+}
+
+typedef struct callersarg {
+	G *gp;
+	uintptr_t bp;   /* frame pointer of runtime_callers */
+	int64_t skip;
+	uintptr_t *pcs;
+	int64_t max, n;
+} callersarg;
+
+/* Store pc unless it is skipped; false when pcs is full. */
+static bool put(callersarg *a, uintptr_t pc) {
+	if (a->skip > 0) {
+		a->skip--;
+		return true;
+	}
+	if (a->n >= a->max)
+		return false;
+	a->pcs[a->n++] = pc;
+	return true;
+}
+
+static void callers_m(void *arg) {
+	callersarg *a = arg;
+	G *gp = a->gp;
+	uintptr_t bp = a->bp;
+	for (;;) {
+		if (bp - gp->stack.lo >= gp->stack.hi - gp->stack.lo - 16 || (bp & 7) != 0)
+			break; /* the end of the chain (0), or a broken one */
+		uintptr_t next = ((uintptr_t *)bp)[0];
+		uintptr_t pc = ((uintptr_t *)bp)[1];
+		if (ingltext(pc - 1)) {
+			const GlFuncInfo *f = findfunc(pc, NULL);
+			if (f != NULL && f->name != NULL) {
+				uintptr_t callrec;
+				funcouter(pc, &callrec);
+				if (!put(a, pc) || (callrec != 0 && !put(a, callrec + 1)))
+					return;
+			}
+		} else if (ingopanic(pc - 1)) {
+			if (!put(a, synth(synthPanic)))
+				return;
+		}
+		if (next != 0 && next <= bp)
+			break;
+		bp = next;
+	}
+	if (gp->goid == 1 && !put(a, synth(synthMain)))
+		return;
+	put(a, synth(synthGoexit));
+}
+
+/* runtime.callers(skip int, pcs []uintptr) int: the return addresses of
+ * the calling goroutine's frames, skip 0 being the gl function that calls
+ * this one, into pcs; how many. */
+int64_t runtime_callers(G *g, int64_t skip, const GlSlice *pcs) {
+	callersarg a = {g, GL_RBP(), skip < 0 ? 0 : skip, pcs->ptr, pcs->len, 0};
+	systemstack(callers_m, &a);
+	return a.n;
+}
+
+/* stdlib/runtime's funcInfo, field for field. */
+typedef struct funcInfo {
+	GlString name;
+	GlString file;
+	int64_t line;
+	uintptr_t entry;
+	bool inlined;
+} funcInfo;
+
+typedef struct funcinfoarg {
+	uintptr_t x;
+	funcInfo *fi;
+	bool ok;
+} funcinfoarg;
+
+static GlString cstr(const char *s) {
+	return (GlString){(const uint8_t *)s, (int64_t)strlen(s)};
+}
+
+static void funcinfo_m(void *arg) {
+	funcinfoarg *a = arg;
+	funcInfo *fi = a->fi;
+	uintptr_t x = a->x;
+	for (int k = 0; k < nsynth; k++) {
+		if (x == synth(k)) {
+			fi->name = cstr(synthname[k]);
+			fi->file = cstr(synthfile[k]);
+			fi->line = k == synthPanic ? gopanic_line : 0;
+			fi->entry = x - 1;
+			fi->inlined = false;
+			a->ok = true;
+			return;
+		}
+	}
+	if (!ingltext(x - 1))
+		return;
+	int32_t line = 0;
+	const GlFuncInfo *f = findfunc(x, &line);
+	if (f == NULL || f->name == NULL)
+		return;
+	uintptr_t callrec;
+	const GlFuncInfo *outer = funcouter(x, &callrec);
+	fi->name = cstr(f->name);
+	fi->file = cstr(f->file);
+	fi->line = line;
+	fi->entry = (uintptr_t)(outer != NULL ? outer : f)->entry;
+	fi->inlined = outer != NULL && outer != f;
+	a->ok = true;
+}
+
+/* runtime.funcinfo(x uintptr, fi *funcInfo) bool: the function and line
+ * of the code before x (see above), or false if x is not in a function
+ * gl shows. */
+bool runtime_funcinfo(G *g, uintptr_t x, funcInfo *fi) {
+	(void)g;
+	funcinfoarg a = {x, fi, false};
+	systemstack(funcinfo_m, &a);
+	return a.ok;
+}
