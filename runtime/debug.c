@@ -3,8 +3,8 @@
  * (Go's runtime/runtime1.go: parsedebugvars, gotraceback).
  *
  * GLDEBUG is a comma-separated list of name=value pairs; values are
- * decimal integers; unknown names and malformed pairs are ignored, as Go
- * ignores them.  Read once, at start-up, on the OS thread's stack.
+ * decimal integers (but preemptpacing=fixed|adaptive); unknown names and
+ * malformed pairs are ignored, as Go ignores them.  Read once, at start-up, on the OS thread's stack.
  */
 #include "rt.h"
 
@@ -53,6 +53,14 @@ static bool atoi32(const char *s, size_t n, int32_t *v) {
 }
 
 static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv) {
+	/* the one word-valued knob: suspendG's resend pacing (preempt.c) */
+	if (nn == 13 && memcmp(name, "preemptpacing", 13) == 0) {
+		if (nv == 5 && memcmp(val, "fixed", 5) == 0)
+			gl_debug.preemptpacing = 1;
+		else if (nv == 8 && memcmp(val, "adaptive", 8) == 0)
+			gl_debug.preemptpacing = 0;
+		return;
+	}
 	for (size_t i = 0; i < sizeof dbgvars / sizeof dbgvars[0]; i++) {
 		if (strlen(dbgvars[i].name) == nn && memcmp(dbgvars[i].name, name, nn) == 0) {
 			int32_t v;

@@ -324,6 +324,16 @@ struct G {
 	uint16_t *selorder;      /* select's pollorder and lockorder (heap) */
 	int64_t selordercap;
 	int64_t waitsince;       /* when it parked (for the goroutine dump) */
+	/* Preemption (runtime/preempt.c); generated code never reads these. */
+	bool preemptStop;        /* at the preemption point, park (Gpreempted)
+				  * for suspendG instead of yielding */
+	bool asyncSafePoint;     /* stopped by asyncPreempt: the innermost frame
+				  * is scanned conservatively, the stack must
+				  * not move */
+	uint32_t suspendclaim;   /* atomic: a suspendG caller owns this G; it
+				  * may not start running (execute waits) */
+	uintptr_t *asyncregs;    /* while stopped by asyncPreempt: its register
+				  * save area on this stack (preempt_amd64.S) */
 };
 
 /* ---- the prologue and data frames ---- */
@@ -343,10 +353,14 @@ void gl_morestack(G *g);
  * newstack learns `need` as Go's does, from the function's descriptor: the
  * return address of gl_morestack is looked up in the pc/line records, so a
  * function's entry GL_PCLINE must come before its GL_STACKCHECK and its
- * GlFuncInfo.framesize must be at least the `need` it passes. */
+ * GlFuncInfo.framesize must be at least the `need` it passes.  A data
+ * frame takes 8 to 16 bytes more than its size: gcc's alloca rounds n up
+ * as (n + 23) & -16 (measured by bench/stacks: without them frames ended
+ * 16 bytes below stackguard0), so a nonzero need counts 16 more, as
+ * newstack does. */
 #define GL_STACKCHECK(g, need, fixups)                                        \
 	do {                                                                   \
-		if (GL_UNLIKELY(GL_SP() - (uintptr_t)(need) < (g)->stackguard0)) { \
+		if (GL_UNLIKELY(GL_SP() - (uintptr_t)(need) - ((need) ? 16 : 0) < (g)->stackguard0)) { \
 			gl_morestack(g);                                       \
 			fixups;                                                \
 		}                                                              \

@@ -150,8 +150,17 @@ static const char *const gstatusnames[] = {
 	[Gwaiting] = "waiting", [Gdead] = "dead", [Gcopystack] = "copystack", [Gpreempted] = "preempted",
 };
 
-static GL_COLD void badgstatus(G *gp, uint32_t oldval, uint32_t newval) {
-	uint32_t st = readgstatus(gp);
+/* Printed on g0 (systemstack): goready reaches here from chan.c and
+ * select.c on the goroutine stack, where printing does not fit the band
+ * (tests/stackusage.py). */
+typedef struct badgstatusargs {
+	G *gp;
+	uint32_t oldval, newval;
+} badgstatusargs;
+
+static void badgstatus_m(void *arg) {
+	const badgstatusargs *a = arg;
+	uint32_t oldval = a->oldval, newval = a->newval, st = readgstatus(a->gp);
 	printlock();
 	prints("runtime: casgstatus: oldval=");
 	prints(oldval < 10 && gstatusnames[oldval] ? gstatusnames[oldval] : "?");
@@ -160,10 +169,15 @@ static GL_COLD void badgstatus(G *gp, uint32_t oldval, uint32_t newval) {
 	prints(" status=");
 	prints(st < 10 && gstatusnames[st] ? gstatusnames[st] : "?");
 	prints(" goid=");
-	printint(gp->goid);
+	printint(a->gp->goid);
 	prints("\n");
 	printunlock();
 	gl_throw("casgstatus: bad incoming values");
+}
+
+static GL_COLD void badgstatus(G *gp, uint32_t oldval, uint32_t newval) {
+	badgstatusargs a = {gp, oldval, newval};
+	systemstack(badgstatus_m, &a);
 }
 
 /* Go's casgstatus: other threads read a G's status without locks (the
@@ -1059,6 +1073,13 @@ static GL_NORETURN void execute(G *gp, bool inheritTime) {
 	gp->stackguard0 = stackguard(gp);
 	if (!inheritTime)
 		mp->p->schedtick++;
+	/* A suspendG caller may own gp (preempt.c): it must not run until
+	 * released.  Read after Grunning is published; the claimant's
+	 * membarrier orders the two sides (or this fence, without it). */
+	if (GL_UNLIKELY(suspendfence))
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (GL_UNLIKELY(__atomic_load_n(&gp->suspendclaim, __ATOMIC_RELAXED)))
+		suspendwaitexecute(gp);
 	setg(gp);
 	gogo(&gp->sched);
 }
@@ -1396,10 +1417,50 @@ void gosched(void) {
 	mcall(gosched_m);
 }
 
-/* Preempted (newstack saw a request): like Gosched. */
+/* Preempted (newstack saw a request, or asyncPreempt stopped it): like
+ * Gosched; or, if suspendG asked for it, park until resumeG (Go's
+ * newstack and asyncPreempt2 choose between the two). */
 void gopreempt_m(G *gp) {
+	if (gp->preemptStop)
+		preemptPark(gp);
+	preemptcountstop(gp);
+	/* The P's time slice is over: what runs next starts a new one, even
+	 * a G in runnext that would inherit it (otherwise it inherits an
+	 * expired slice, and sysmon preempts it at once in turn). */
+	getm()->p->schedtick++;
 	gosched_m(gp);
 	__builtin_unreachable();
+}
+
+/* Stop for suspendG (Go's preemptPark): Gpreempted, out of every queue,
+ * until the suspendG caller, who owns it now, lets it go with resumeG.
+ * dropg comes first: the moment the status says Gpreempted the claimant
+ * may look at gp. */
+void preemptPark(G *gp) {
+	M *mp = getm();
+	if (readgstatus(gp) != Grunning)
+		gl_throw("preemptPark: bad g status");
+	preemptcountstop(gp);
+	gp->waitreason = waitReasonPreempted;
+	dropg(mp);
+	casgstatus(gp, Grunning, Gpreempted);
+	schedule();
+}
+
+/* resumeG of a goroutine that stopped itself for suspendG (it is
+ * Gwaiting, claimed no more): runnable again, on this P if the caller has
+ * one, else (sysmon) on the global queue. */
+void readyfromsuspend(G *gp) {
+	M *mp = getm();
+	if (mp->p != NULL) {
+		goready(gp);
+		return;
+	}
+	lock(&sched.lock);
+	casgstatus(gp, Gwaiting, Grunnable);
+	globrunqput(gp);
+	unlock(&sched.lock);
+	wakep();
 }
 
 /* Whether the goroutine running on mp may be switched out now: not while
@@ -1565,17 +1626,23 @@ void gl_go(G *g, GlFunc *fn) {
 
 /* ---- stop the world (GOMAXPROCS) ---- */
 
-/* Ask the goroutine running on pp to stop at its next prologue. */
+/* Ask the goroutine running on pp to stop (Go's preemptone): at its next
+ * prologue (stackguard0 poisoned), or, if it runs without calls, at the
+ * instruction it is at, by signal (preemptM, unless asyncpreemptoff).
+ * Best effort: the goroutine may be gone by the time it looks. */
 static bool preemptone(P *pp) {
-	M *mp = pp->m;
+	M *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp == getm())
 		return false;
-	G *gp = mp->curg;
+	G *gp = __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE);
 	if (gp == NULL || gp == mp->g0)
 		return false;
 	gp->preempt = true;
 	__atomic_store_n(&gp->stackguard0, GL_STACK_PREEMPT, __ATOMIC_RELEASE);
-	/* (issue 6: and if it runs without prologues, a SIGURG) */
+	pp->preempt = true; /* the handler also honours the P's flag */
+	preemptcountrequest();
+	if (!gl_debug.asyncpreemptoff)
+		preemptM(mp);
 	return true;
 }
 
@@ -1870,23 +1937,89 @@ static void schedtrace(bool detailed) {
 	unlock(&sched.lock);
 }
 
-/* Issue 6 (preemption) and the syscalls issue put Go's retake here:
- * preempt Gs that ran more than 10 ms (pp->sysmonschedtick/when), take
- * Ps from Ms blocked in system calls (handoffp).  Returns how many Ps it
- * retook. */
-static uint32_t retake(int64_t now) {
-	(void)now;
-	return 0;
+/* Whether anything but pp's current goroutine wants pp: a goroutine in its
+ * queue or the global one, a timer of pp's that is due (its goroutine
+ * would be readied; with every P busy only pp will run it), or a
+ * stop-the-world. */
+static bool pwantsrun(P *pp, int64_t now) {
+	if (!runqempty(pp) || __atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0 ||
+	    __atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE))
+		return true;
+	int64_t w = __atomic_load_n(&pp->timer0When, __ATOMIC_ACQUIRE);
+	return w != 0 && w <= now;
 }
 
-/* The system monitor, on its own M without a P: for now it prints
- * schedtrace and starts an M when timers are overdue. */
+/* sysmon's preemption of goroutines that hold a P too long (Go's retake;
+ * the syscalls issue adds taking Ps from long system calls here).
+ *
+ * A P's time slice starts when it runs a goroutine not inherited through
+ * runnext (schedtick counts those); sysmon sees it start at its first look
+ * after (sysmonschedtick/when, Go's sysmontick).  A slice longer than
+ * forcePreemptNS is preempted (preemptone: prologue poison and SIGURG),
+ * as in Go — but only if something else wants the P: otherwise the
+ * goroutine would come straight back, after a signal and a full register
+ * save for nothing.  Such a P is watched, and preempted at once when work
+ * comes (a due timer: the first sleep of bench/preempt).
+ *
+ * Go waits for its next tick to see a slice expire and ticks every 10 ms
+ * once idle, so a goroutine runs 10–20 ms (bench/preempt's steady 20 ms).
+ * Here *wake gets the earliest moment sysmon must look again: a slice's
+ * end, or the next timer of a P whose slice is over.  Returns how many Ps
+ * began a new slice after a preemption sysmon asked for: sysmon then
+ * looks often for a while, to see the next slice start on time. */
+static uint32_t retake(int64_t now, int64_t *wake) {
+	uint32_t n = 0;
+	int32_t np;
+	P **ap = allpsnapshot(&np);
+	for (int32_t i = 0; i < np; i++) {
+		P *pp = ap[i];
+		if (__atomic_load_n(&pp->status, __ATOMIC_ACQUIRE) != Prunning)
+			continue;
+		uint32_t t = __atomic_load_n(&pp->schedtick, __ATOMIC_RELAXED);
+		if (pp->sysmonschedtick != t) {
+			n += pp->sysmonpreempted != 0;
+			pp->sysmonschedtick = t;
+			pp->sysmonschedwhen = now;
+			pp->sysmonpreempted = 0;
+			pp->sysmonnextpreempt = 0;
+		}
+		int64_t end = pp->sysmonschedwhen + forcePreemptNS;
+		if (end > now) {
+			if (end < *wake)
+				*wake = end;
+			continue;
+		}
+		if (pwantsrun(pp, now)) {
+			if (now >= pp->sysmonnextpreempt && preemptone(pp)) {
+				/* again soon if it does not stop (a goroutine in
+				 * a long runtime call or system call refuses),
+				 * backing off from 20 µs to 10 ms */
+				int64_t d = 20 * 1000LL << (pp->sysmonpreempted < 9 ? pp->sysmonpreempted : 9);
+				pp->sysmonpreempted++;
+				pp->sysmonnextpreempt = now + d;
+			}
+			if (pp->sysmonnextpreempt < *wake)
+				*wake = pp->sysmonnextpreempt;
+			continue;
+		}
+		int64_t w = __atomic_load_n(&pp->timer0When, __ATOMIC_ACQUIRE);
+		if (w != 0 && w < *wake)
+			*wake = w;
+	}
+	return n;
+}
+
+/* The system monitor, on its own M without a P (Go's sysmon): preempts
+ * goroutines that hold a P too long (retake), starts an M when timers are
+ * overdue, prints schedtrace.  It sleeps 20 µs, doubling after 1 ms of
+ * nothing up to 10 ms (Go's rule), but never past the moment retake says
+ * it must look; with every P idle it sleeps until the next timer. */
 static void sysmon(void) {
 	lock(&sched.lock);
 	sched.nmsys++;
 	checkdead();
 	unlock(&sched.lock);
-	int64_t lasttrace = 0;
+	int64_t lasttrace = 0, wake = INT64_MAX, now = nanotime();
 	int idle = 0;
 	uint32_t delay = 0;
 	for (;;) {
@@ -1896,8 +2029,11 @@ static void sysmon(void) {
 			delay *= 2; /* ...then double it after 1 ms of nothing */
 		if (delay > 10 * 1000)
 			delay = 10 * 1000; /* up to 10 ms */
-		usleep_(delay);
-		int64_t now = nanotime();
+		uint32_t sleep = delay;
+		if (wake - now < (int64_t)sleep * 1000)
+			sleep = wake > now ? (uint32_t)((wake - now + 999) / 1000) : 1;
+		usleep_(sleep);
+		now = nanotime();
 		if (gl_debug.schedtrace <= 0 && (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) ||
 						 __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) == gomaxprocs)) {
 			lock(&sched.lock);
@@ -1925,7 +2061,8 @@ static void sysmon(void) {
 		 * does not yield): an M that steals them */
 		if (timeSleepUntil() < now)
 			startm(NULL, false);
-		if (retake(now) != 0)
+		wake = INT64_MAX;
+		if (retake(now, &wake) != 0)
 			idle = 0;
 		else
 			idle++;

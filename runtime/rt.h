@@ -116,6 +116,12 @@ struct M {
 	void (*mstartfn)(void);
 	uint64_t forcemoveticks; /* stackforcemove: prologue checks seen on deep stacks */
 	M *alllink;          /* allm, newest first after m0 */
+	/* Asynchronous preemption (preempt.c, Go's names): preemptM sends a
+	 * SIGURG only while signalPending is 0, so at most one is in flight
+	 * per M (Go's #37741); the handler clears it and counts preemptGen,
+	 * which suspendG watches to tell that a signal was handled. */
+	uint32_t signalPending; /* atomic */
+	uint32_t preemptGen;    /* atomic */
 };
 
 /* P status, Go's values */
@@ -152,6 +158,8 @@ struct P {
 	/* sysmon's last observation, for retake (issue 6) */
 	uint32_t sysmonschedtick;
 	int64_t sysmonschedwhen;
+	uint32_t sysmonpreempted;  /* times sysmon asked this slice's goroutine to stop */
+	int64_t sysmonnextpreempt; /* and when it may ask again */
 };
 
 typedef struct schedt {
@@ -416,10 +424,44 @@ void tracebackothers(G *me);
 void goroutineheader(G *gp);
 void tracebackg(G *gp); /* from gp->sched, or from gp itself if running here */
 void dumptraceback(G *gp); /* the "goroutine N [...]" block(s) for a fatal error */
+/* Every goroutine, each stopped (suspendG, until deadline) before it is
+ * printed and left stopped: the process is dying.  first (if not NULL)
+ * comes first, from pc/sp/bp if pc is not 0 (the SIGQUIT handler's
+ * interrupted goroutine), else from its saved state. */
+void dumpgoroutines(G *first, uintptr_t pc, uintptr_t sp, uintptr_t bp, int64_t deadline);
 
 /* signal_linux.c */
 void initsig(void);
 void minitSignalStack(M *m);
+
+/* preempt.c: preemption (Go's preempt.go and signal_unix.go's part) */
+enum { forcePreemptNS = 10 * 1000 * 1000 }; /* sysmon's time slice */
+typedef struct suspendGState {
+	G *g;         /* the goroutine, claimed; NULL if dead or not got */
+	bool dead;
+	bool stopped; /* it was running and stopped itself (Gpreempted):
+		       * resumeG makes it runnable again */
+} suspendGState;
+void preemptinit(void);          /* at start-up: membarrier for the claim */
+bool preemptM(M *mp);             /* false: a signal was in flight already */
+suspendGState suspendG(G *gp, int64_t deadline); /* deadline 0: none */
+void resumeG(suspendGState state);
+bool sigpreempt(uintptr_t *pc, uintptr_t *sp, uintptr_t bp);
+bool wantAsyncPreempt(G *gp);
+void asyncPreempt(void);         /* preempt_amd64.S */
+void asyncPreempt2(uintptr_t *regs);
+bool inAsyncPreempt(uintptr_t pc); /* a return address into asyncPreempt */
+extern bool suspendfence;        /* no membarrier: execute fences */
+void suspendwaitexecute(G *gp);  /* execute found gp claimed: wait */
+void preemptcountrequest(void);
+void preemptcountstop(G *gp);
+/* proc.c's part */
+void preemptPark(G *gp) GL_NORETURN;
+void readyfromsuspend(G *gp);    /* resumeG: gp stopped for suspendG runs again */
+/* traceback.c: for isAsyncSafePoint */
+bool pctabready(void);
+void pctabinit(void);
+uintptr_t funcentryrec(uintptr_t pc); /* 0 if pc is in no gl function */
 void unminitSignalStack(M *m);
 
 /* debug.c */
@@ -436,6 +478,8 @@ typedef struct gl_debugvars {
 	int32_t madvdontneed;
 	int32_t tracebackancestors;
 	int32_t adaptivestackstart;
+	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
+				  * (GLDEBUG=preemptpacing=fixed|adaptive) */
 } gl_debugvars;
 extern gl_debugvars gl_debug;
 void parsedebugvars(void);

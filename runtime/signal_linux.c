@@ -1,12 +1,14 @@
 /*
- * signal_linux.c — signal handling (Go's signal_unix.go), so far only the
- * synchronous signals and each M's signal stack.  Asynchronous preemption
- * (SIGURG, issue 6) comes here too.
+ * signal_linux.c — signal handling (Go's signal_unix.go): each M's signal
+ * stack, the synchronous signals (faults), SIGURG (asynchronous
+ * preemption: the work is preempt.c's sigpreempt) and SIGQUIT (a dump of
+ * every goroutine, then exit 2).
  */
 #define _GNU_SOURCE
 #include "rt.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <ucontext.h>
 
 static G gsignal0;
@@ -115,7 +117,103 @@ static void sighandler(int sig, siginfo_t *info, void *ctx) {
 	sys_exit(2);
 }
 
+/* ---- SIGURG: asynchronous preemption ----
+ * preemptM sends it to one thread (tgkill).  The handler runs on the M's
+ * signal stack with every other signal blocked; sigpreempt decides and
+ * may redirect the thread to asyncPreempt, by rewriting rip and rsp. */
+static void sigurg(int sig, siginfo_t *info, void *ctx) {
+	(void)sig;
+	(void)info;
+	greg_t *r = ((ucontext_t *)ctx)->uc_mcontext.gregs;
+	uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP];
+	if (sigpreempt(&pc, &sp, (uintptr_t)r[REG_RBP])) {
+		r[REG_RIP] = (greg_t)pc;
+		r[REG_RSP] = (greg_t)sp;
+	}
+}
+
+/* ---- SIGQUIT: every goroutine's stack, as Go prints it ----
+ * In the handler, as Go does, on the signal stack: "SIGQUIT: quit", the
+ * interrupted pc and M, the goroutine the signal interrupted, every other
+ * goroutine — stopped first with suspendG, so a running one shows where
+ * it is rather than Go's "stack unavailable" — and the registers.  Runtime
+ * frames are shown (Go's level 2 for a signal that kills) unless
+ * GLTRACEBACK=none.  Exit status 2; GLTRACEBACK=crash aborts instead. */
+static void dumpregs(const greg_t *r) {
+	static const struct {
+		const char *name;
+		int reg;
+	} regs[] = {
+		{"rax    ", REG_RAX}, {"rbx    ", REG_RBX}, {"rcx    ", REG_RCX}, {"rdx    ", REG_RDX},
+		{"rdi    ", REG_RDI}, {"rsi    ", REG_RSI}, {"rbp    ", REG_RBP}, {"rsp    ", REG_RSP},
+		{"r8     ", REG_R8},  {"r9     ", REG_R9},  {"r10    ", REG_R10}, {"r11    ", REG_R11},
+		{"r12    ", REG_R12}, {"r13    ", REG_R13}, {"r14    ", REG_R14}, {"r15    ", REG_R15},
+		{"rip    ", REG_RIP}, {"rflags ", REG_EFL},
+	};
+	for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
+		prints(regs[i].name);
+		printhex((uint64_t)r[regs[i].reg]);
+		prints("\n");
+	}
+}
+
+static void sigquit(int sig, siginfo_t *info, void *ctx) {
+	(void)sig;
+	greg_t *r = ((ucontext_t *)ctx)->uc_mcontext.gregs;
+	G *g = tls_g;
+	if (g == NULL) /* a thread that is not an M */
+		sys_exit(2);
+	M *mp = g->m;
+	if (__atomic_exchange_n(&mp->dying, 3, __ATOMIC_ACQ_REL) >= 3)
+		sys_exit(2); /* a second SIGQUIT while this one prints */
+	/* what the signal interrupted: a goroutine running its own code, or
+	 * the runtime on g0 (then curg, if any, is in a systemstack call) */
+	G *gp = mp->curg;
+	bool ongp = gp != NULL && g == gp;
+	setg(mp->gsignal); /* systemstack calls run here, not on g0 */
+	int32_t level;
+	bool all, crash;
+	gotraceback(&level, &all, &crash);
+	int64_t deadline = nanotime() + 200 * 1000 * 1000;
+	printlock();
+	prints("SIGQUIT: quit\nPC=");
+	printhex((uint64_t)r[REG_RIP]);
+	prints(" m=");
+	printint(mp->id);
+	prints(" sigcode=");
+	printint(info->si_code);
+	prints("\n");
+	if (level > 0) {
+		dumpgoroutines(gp, ongp ? (uintptr_t)r[REG_RIP] : 0, (uintptr_t)r[REG_RSP], (uintptr_t)r[REG_RBP],
+			       deadline);
+		prints("\n");
+		dumpregs(r);
+	}
+	printunlock();
+	if (crash) {
+		signal(SIGABRT, SIG_DFL);
+		abort();
+	}
+	sys_exit(2);
+}
+
+static void installsig(int sig, void (*h)(int, siginfo_t *, void *), int flags) {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = h;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | flags;
+	sigfillset(&sa.sa_mask);
+	sigdelset(&sa.sa_mask, SIGSEGV); /* a fault in a handler is reported */
+	sigdelset(&sa.sa_mask, SIGBUS);
+	sigaction(sig, &sa, NULL);
+}
+
 void initsig(void) {
+	/* SA_RESTART: a preemption signal that lands in a system call
+	 * (read, write, futex) restarts it rather than failing it with EINTR */
+	installsig(SIGURG, sigurg, SA_RESTART);
+	installsig(SIGQUIT, sigquit, 0);
+	preemptinit();
 	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		struct sigaction sa;

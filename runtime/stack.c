@@ -350,7 +350,14 @@ void copystack(G *g, uint64_t newsize) {
 		printuint(used);
 		prints(" in ");
 		printint(ns);
-		prints(" ns\n");
+		/* the old bounds, as Go's stack overflow message prints them:
+		 * with them and a frame's address a program can tell how much
+		 * headroom its deepest frame had (bench/stacks) */
+		prints(" ns, stack=[");
+		printhex(old.lo);
+		prints(", ");
+		printhex(old.hi);
+		prints("]\n");
 		printunlock();
 	}
 }
@@ -457,15 +464,15 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
  * offset runtime C keeps (DESIGN.md S4).  Never while it runs (Grunning),
  * is in a system call (Gsyscall: the kernel may be writing into its
  * stack), is being copied, is dead, or was preempted asynchronously
- * (Gpreempted: its innermost C frame is scanned conservatively and may
- * hold stack addresses in registers; when asynchronous preemption comes, a
- * Grunnable G resumed by it must be refused too, as Go's asyncSafePoint
- * does), nor between gopark and the unlockf that publishes its sudogs
- * (parkingOnChan: a sender may be writing through one without the
- * channel lock copystack would take). */
+ * (Gpreempted, or any status with g->asyncSafePoint: asyncPreempt
+ * stopped it at an arbitrary instruction, its innermost C frame is
+ * scanned conservatively and may hold stack addresses in registers, as
+ * Go's asyncSafePoint), nor between gopark and the unlockf that publishes
+ * its sudogs (parkingOnChan: a sender may be writing through one without
+ * the channel lock copystack would take). */
 bool isShrinkStackSafe(G *g) {
 	uint32_t s = readgstatus(g);
-	return (s == Gwaiting || s == Grunnable) && g->sched.sp != 0 &&
+	return (s == Gwaiting || s == Grunnable) && g->sched.sp != 0 && !g->asyncSafePoint &&
 	       __atomic_load_n(&g->parkingOnChan, __ATOMIC_ACQUIRE) == 0;
 }
 

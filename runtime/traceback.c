@@ -190,6 +190,36 @@ static const GlFuncInfo *funcat(uintptr_t pc) {
 	return lo > 0 ? functab[lo - 1] : NULL;
 }
 
+/* For the SIGURG handler (preempt.c), which must not build the tables:
+ * preemptM builds them before it sends the first signal. */
+bool pctabready(void) {
+	return __atomic_load_n(&pctabstate, __ATOMIC_ACQUIRE) == 2;
+}
+
+void pctabinit(void) {
+	if (!pctabready())
+		buildpctab();
+}
+
+/* The pc of the entry record (the first GL_PCLINE, which glc emits as
+ * the function's first statement, after gcc's prologue) of the gl
+ * function whose code contains pc; 0 if there is none.  pc is an exact
+ * pc, not a return address. */
+uintptr_t funcentryrec(uintptr_t pc) {
+	const GlFuncInfo *f = funcat(pc + 1); /* an entry at pc is that function's */
+	if (f == NULL)
+		return 0;
+	int64_t lo = 0, hi = npctab; /* the first record at or after the entry */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (pctab[mid].pc < (uintptr_t)f->entry)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < npctab && pctab[lo].fn == f ? pctab[lo].pc : 0;
+}
+
 /* ---- printing ---- */
 
 static const char *const gstatusstrings[] = {
@@ -199,17 +229,20 @@ static const char *const gstatusstrings[] = {
 	[Gpreempted] = "preempted",
 };
 
-void goroutineheader(G *gp) {
-	uint32_t st = gp->atomicstatus;
+static void goroutineheaderstatus(G *gp, uint32_t st, uint32_t reason) {
 	const char *s = st < sizeof gstatusstrings / sizeof gstatusstrings[0] && gstatusstrings[st]
 				? gstatusstrings[st] : "???";
-	if (st == Gwaiting && gp->waitreason != waitReasonZero)
-		s = waitreasonstr(gp->waitreason);
+	if (st == Gwaiting && reason != waitReasonZero)
+		s = waitreasonstr(reason);
 	prints("goroutine ");
 	printint(gp->goid);
 	prints(" [");
 	prints(s);
 	prints("]:\n");
+}
+
+void goroutineheader(G *gp) {
+	goroutineheaderstatus(gp, gp->atomicstatus, gp->waitreason);
 }
 
 /* What a frame with return address pc shows, if anything. */
@@ -329,13 +362,56 @@ static bool unwind(G *gp, uintptr_t *pc, uintptr_t *bp) {
 	return next == 0 || next > b;
 }
 
+/* Whether the gl function whose code contains pc has no prologue at all
+ * (gcc made no frame: a leaf, or a loop that never returns): its entry
+ * record is its first instruction, and while it runs rbp is still its
+ * caller's and its return address is at rsp. */
+static bool noprologue(uintptr_t pc) {
+	const GlFuncInfo *f = funcat(pc + 1);
+	return f != NULL && funcentryrec(pc) == (uintptr_t)f->entry;
+}
+
+/* unwind, and above asyncPreempt's frame, whose "return address" is the
+ * exact pc where a goroutine was interrupted (preempt_amd64.S), make it
+ * look like one: the lookups take the record below a return address.  If
+ * the interrupted function made no frame, the frame record above is its
+ * caller's caller's: its caller's return address, at the interrupted rsp
+ * (above the red zone asyncPreempt skipped), comes next, in *pending. */
+static bool unwindexact(G *gp, uintptr_t *pc, uintptr_t *bp, uintptr_t *pending) {
+	if (*pending != 0) {
+		*pc = *pending; /* bp stays: it is that caller's frame */
+		*pending = 0;
+		return true;
+	}
+	bool interrupted = inAsyncPreempt(*pc);
+	uintptr_t aprbp = *bp;
+	if (!unwind(gp, pc, bp))
+		return false;
+	if (interrupted) {
+		uintptr_t isp = aprbp + 16 + 128;
+		if (noprologue(*pc) && isp - gp->stack.lo < gp->stack.hi - gp->stack.lo)
+			*pending = *(uintptr_t *)isp;
+		(*pc)++;
+	}
+	return true;
+}
+
 enum { tracebackHead = 50, tracebackTail = 50 };
 
 /* Print gp's frames, from the frame whose return address (or, for the
  * innermost frame of a fault, pc) is pc and frame pointer bp.  sp is not
  * needed with frame pointers; it is kept for Go's signature. */
+static void tracebackpending(G *gp, uintptr_t pc, uintptr_t bp, uintptr_t pending0);
+
 void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 	(void)sp;
+	tracebackpending(gp, pc, bp, 0);
+}
+
+/* traceback, with the return address of a frame the chain misses
+ * (pending0, or 0): the caller of an interrupted function that made no
+ * frame. */
+static void tracebackpending(G *gp, uintptr_t pc, uintptr_t bp, uintptr_t pending0) {
 	int32_t level;
 	bool all, crash;
 	gotraceback(&level, &all, &crash);
@@ -343,7 +419,7 @@ void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 	/* count the frames shown, to elide the middle of a very deep stack */
 	int64_t total = 0;
 	{
-		uintptr_t p = pc, b = bp;
+		uintptr_t p = pc, b = bp, pend = pending0;
 		bool first = true;
 		for (;;) {
 			int cls = frameclass(p, level, first);
@@ -351,13 +427,14 @@ void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 				total++;
 				first = false;
 			}
-			if (!unwind(gp, &p, &b))
+			if (!unwindexact(gp, &p, &b, &pend))
 				break;
 		}
 	}
 	int64_t shown = 0;
 	int npanic = 0;
 	bool first = true;
+	uintptr_t pending = pending0;
 	for (;;) {
 		int cls = frameclass(pc, level, first);
 		if (cls != frameHidden) {
@@ -371,7 +448,7 @@ void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 		}
 		if (ingopanic(pc - 1))
 			npanic++;
-		if (!unwind(gp, &pc, &bp))
+		if (!unwindexact(gp, &pc, &bp, &pending))
 			break;
 	}
 }
@@ -386,17 +463,83 @@ void tracebackg(G *gp) {
 	traceback(gp, gp->sched.pc, gp->sched.sp, gp->sched.bp);
 }
 
+/* ---- dumps of every goroutine (a fatal error, SIGQUIT) ----
+ * Go prints a goroutine that runs on another thread as "stack
+ * unavailable".  gl stops each one first with suspendG (its first user),
+ * up to a deadline, and leaves it stopped: the process is dying.  The
+ * status printed is the one it had before. */
+
+typedef struct dumpg {
+	G *gp;
+	uint32_t status, reason;
+	bool got; /* stopped (or never running), its saved state is valid */
+} dumpg;
+
+/* Stop gp for printing.  The goroutine of this M (in a systemstack call
+ * or the scheduler) is not running its own code and is not waited for. */
+static void dumpsuspend(dumpg *d, int64_t deadline) {
+	G *gp = d->gp;
+	d->status = readgstatus(gp);
+	d->reason = gp->waitreason;
+	if (gp->m != NULL && gp->m == getm()) {
+		d->got = true;
+		return;
+	}
+	suspendGState st = suspendG(gp, deadline);
+	d->got = st.g != NULL;
+	if (st.dead)
+		d->status = Gdead;
+}
+
+static void dumpprint(const dumpg *d) {
+	if (d->status == Gdead)
+		return;
+	prints("\n");
+	goroutineheaderstatus(d->gp, d->status, d->reason);
+	if (d->got && d->gp->sched.sp != 0)
+		tracebackg(d->gp);
+	else
+		prints("\tgoroutine running on other thread; stack unavailable\n");
+}
+
+/* Every goroutine but first, stopped, then printed (the array from mmap:
+ * this may run in a signal handler). */
+static void dumpothers(G *first, int64_t deadline) {
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	G **gs = __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
+	uint64_t size = (uint64_t)(n + 1) * sizeof(dumpg);
+	dumpg *d = sysAlloc(size, NULL);
+	int64_t k = 0;
+	for (int64_t i = 0; i < n; i++)
+		if (gs[i] != first && readgstatus(gs[i]) != Gdead)
+			d[k++].gp = gs[i];
+	for (int64_t i = 0; i < k; i++)
+		dumpsuspend(&d[i], deadline);
+	for (int64_t i = 0; i < k; i++)
+		dumpprint(&d[i]);
+	sysFree(d, size, NULL);
+}
+
 /* Every other goroutine, for GLTRACEBACK=all and fatal errors (Go's
  * tracebackothers). */
 void tracebackothers(G *me) {
-	for (int64_t i = 0; i < allglen; i++) {
-		G *gp = allgs[i];
-		if (gp == me || gp->atomicstatus == Gdead)
-			continue;
+	dumpothers(me, nanotime() + 100 * 1000 * 1000);
+}
+
+void dumpgoroutines(G *first, uintptr_t pc, uintptr_t sp, uintptr_t bp, int64_t deadline) {
+	if (first != NULL) {
 		prints("\n");
-		goroutineheader(gp);
-		tracebackg(gp);
+		goroutineheader(first);
+		if (pc != 0 && sp - first->stack.lo < first->stack.hi - first->stack.lo - 8) {
+			/* +1: pc is where it was interrupted, not a return address;
+			 * a function with no frame has its return address at sp */
+			bool frameless = ingltext(pc) && noprologue(pc);
+			tracebackpending(first, pc + 1, bp, frameless ? *(uintptr_t *)sp : 0);
+		} else {
+			tracebackg(first);
+		}
 	}
+	dumpothers(first, deadline);
 }
 
 /* The goroutine part of a fatal error's output. */

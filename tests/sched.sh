@@ -6,7 +6,8 @@
 # program has run.py's time limit: a hang is reported, not waited for.
 here=$(dirname "$0")
 progs="chan_basic chan_panics chan_select deadlock_chan deadlock_nil goexit_main
-goroutines_many sync_stress timers sched_procs select_stress runtime_memstats goroutine_panic"
+goroutines_many sync_stress timers sched_procs select_stress runtime_memstats goroutine_panic
+stack_shrink preempt_fair preempt_spin"
 status=0
 for p in 1 2 4 8; do
 	echo "GLMAXPROCS=$p"

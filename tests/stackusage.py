@@ -10,12 +10,14 @@ makes an indirect call whose targets it cannot tell.  Fatal paths count until
 they switch stacks; a panic unwinds by returning (panic.c), so the call
 chains are the whole story.
 
-Runtime C that checks its stack as a gl prologue does (panic.c's
-RT_STACKCHECK(g, need, ...), a call of gl_morestackneed) ends the chains of
-its callers there: they count its frame and what it calls before the check.
-What it calls after the check (by source line, within its own body) starts
-with need bytes above stackguard0 and must fit in need + GL_STACK_GUARD,
-gl code counted as glc's budget for a function's entry.
+Runtime C that checks its stack as a gl prologue does (rt.h's
+RT_STACKCHECK(g, need, ...), a call of gl_morestackneed, which grows the
+stack until need bytes are free above stackguard0) ends the chains of its
+callers there: they count its frame, what it calls before the check and
+the check's register block.  What it calls after the check (by source
+line, within its own body) must fit in need + GL_STACK_GUARD, gl code
+counted as glc's budget for a function's entry; a recursion through such
+a function is still reported.
 
 Bytes below the rsp of the generated caller: gcc's frame of each function
 (its return address included: a frame-less leaf is 8), and 128 more below a
@@ -81,10 +83,12 @@ LIBC["fma"] = 256
 # gl_throw prints on the stack it is on only if tls_g == NULL, before
 # schedinit (proc.c) sets it; while a goroutine runs tls_g is that G (the asm
 # switches it with rsp), so gl_throw goes straight to systemstack(throw_m).
-# nanotime and walltime read the clock (libc's clock_gettime, the vDSO) on
-# the stack they are on only if tls_g == NULL, a thread that is not an M
-# (proc.c's clock_ns); on a goroutine they go through systemstack.
-ONLY = {"gl_throw": {"systemstack"}, "nanotime": {"systemstack"}, "walltime": {"systemstack"}}
+# proc.c's clock_ns, inlined into nanotime, walltime and
+# sync_runtime_nanotime, reads the clock (libc's clock_gettime, the vDSO) on
+# the stack it is on only if tls_g == NULL, a thread that is not an M; on a
+# goroutine it goes through systemstack.
+ONLY = {"gl_throw": {"systemstack"}, "nanotime": {"systemstack"}, "walltime": {"systemstack"},
+        "sync_runtime_nanotime": {"systemstack"}}
 # gl.h functions that run before any goroutine exists, on the process stack:
 # the C main() of a program calls gl_main (emit.c), whose schedinit calls
 # alginit, and it ends in gl_mstart.

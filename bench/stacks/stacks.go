@@ -110,6 +110,20 @@ func descend(d int) int {
 
 var sink int
 var lastDepth int
+var npad int
+
+// pad puts k small frames between the goroutine's entry and rec, moving
+// where rec's frames fall relative to each stack size (-exp=growth -pad=k),
+// so that across k the deepest frame that fits lands at every distance from
+// the end of the stack that the frames' alignment allows.
+//
+//go:noinline
+func pad(k int) int {
+	if k == 0 {
+		return rec(0)
+	}
+	return pad(k-1) + 1
+}
 
 // growth: the stride between the frames of rec, and every depth where it
 // changes: there the frames above were copied to a new stack.  The copies
@@ -120,7 +134,7 @@ func growth() {
 	done := make(chan int64)
 	go func() {
 		c0, _, _ := copyStats()
-		sink += rec(0)
+		sink += pad(npad)
 		c1, _, _ := copyStats()
 		done <- c1 - c0
 	}()
@@ -136,8 +150,8 @@ func growth() {
 			best, stride = c, s
 		}
 	}
-	fmt.Printf("exp=stride stride=%d depth=%d events=%d runtime_copies=%d compiler=%s\n",
-		stride, maxDepth, maxDepth-best, copies, runtime.Compiler)
+	fmt.Printf("exp=stride stride=%d depth=%d events=%d runtime_copies=%d pad=%d compiler=%s\n",
+		stride, maxDepth, maxDepth-best, copies, npad, runtime.Compiler)
 	k := 0
 	for d := 1; d <= maxDepth; d++ {
 		s := int64(addrs[d-1]) - int64(addrs[d])
@@ -145,7 +159,7 @@ func growth() {
 			continue
 		}
 		k++
-		fmt.Printf("exp=growth copy=%d depth=%d live=%d jump=%d\n", k, d, int64(d)*stride, -s)
+		fmt.Printf("exp=growth copy=%d depth=%d live=%d jump=%d last=%#x\n", k, d, int64(d)*stride, -s, addrs[d-1])
 	}
 }
 
@@ -212,6 +226,7 @@ func main() {
 	reps := flag.Int("reps", 2000, "repetitions for cost")
 	depths := flag.String("depths", "1,16,64,256,1024,4096", "depths for cost")
 	flag.IntVar(&maxDepth, "depth", 4096, "recursion depth for growth and ptr")
+	flag.IntVar(&npad, "pad", 0, "growth: small frames before the recursion")
 	flag.Parse()
 	switch *exp {
 	case "park":

@@ -2264,7 +2264,7 @@ static const tcase cases[] = {
 	  "goroutine 1 [running]:\nmain.nilderef(...)\n\t/src/core_test.gl:110"},
 	 NULL},
 	{"GLDEBUG=stacktrace=1", t_misc, 0, BOTH, "stacktrace=1", NULL, 0,
-	 {"stack copy: goroutine 1 2048 -> ", " bytes, copied ", " ns\n"}, NULL},
+	 {"stack copy: goroutine 1 2048 -> ", " bytes, copied ", " ns, stack=[0x", "]\n"}, NULL},
 	{"throw", t_misc, 1, BOTH, NULL, NULL, 2,
 	 {"fatal error: test throw\n\ngoroutine 1 [running]:\nmain.main(...)\n\t/src/core_test.gl:122 +0x"}, NULL},
 	{"deadlock", t_misc, 2, BOTH, NULL, NULL, 2,

@@ -1,0 +1,130 @@
+#!/bin/sh
+# tests/preempt.sh — preemption (issue 6), what testdata/run cannot say with
+# a golden file from Go: run.py already runs preempt_spin and preempt_fair
+# there (a loop with no preemption point lets main run; loops in many
+# goroutines all progress).  Here:
+#   1. the runtime's own tests, testdata/runtime/preempt_*.gl against their
+#      .out (written by hand: they use gl's test hooks), as they are and with
+#      every stack moved at every function entry (GLDEBUG=stackforcemove=1):
+#      registers kept alive across a forced stack scan, a storm of
+#      preemption requests against deep recursion;
+#   2. GLDEBUG=asyncpreemptoff=1: bench/preempt/preempt.gl hangs, and
+#      `timeout 5` ends it with 124; leaf.gl's loop through a frameless leaf
+#      hangs too, its loop through a function with a prologue does not;
+#   3. the SIGQUIT dump lists every goroutine with its gl function and
+#      file:line, the running ones too, then the registers; exit status 2;
+#      GLTRACEBACK=none leaves the goroutines out;
+#   4. tests/preemptentry.py: the machine code keeps what the signal
+#      handler's safe-point test assumes (skipped without objdump).
+# Every program runs under timeout: a hang is a failure, never a wait.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=${top_srcdir:-$(dirname "$here")}
+GLC=${GLC:-glc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+fail() {
+	echo "FAIL $*"
+	status=1
+}
+
+build() { # name source
+	"$GLC" build -o "$tmp/$1" "$2" >"$tmp/$1.build" 2>&1 || {
+		fail "$1: build failed"
+		sed 's/^/    /' "$tmp/$1.build"
+		return 1
+	}
+}
+
+# 1. testdata/runtime/preempt_*.gl
+for src in "$top_srcdir"/testdata/runtime/preempt_*.gl; do
+	n=$(basename "$src" .gl)
+	build "$n" "$src" || continue
+	for dbg in "" stackforcemove=1; do
+		GLDEBUG=$dbg timeout 120 "$tmp/$n" >"$tmp/$n.got" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ] || ! cmp -s "$tmp/$n.got" "$top_srcdir/testdata/runtime/$n.out"; then
+			fail "$n (GLDEBUG=$dbg): exit $rc"
+			diff "$top_srcdir/testdata/runtime/$n.out" "$tmp/$n.got" | head -20 | sed 's/^/    /'
+		else
+			echo "ok   $n${dbg:+ (GLDEBUG=$dbg)}"
+		fi
+	done
+done
+
+# 2. asyncpreemptoff
+if build preempt "$top_srcdir/bench/preempt/preempt.gl" && build leaf "$top_srcdir/bench/preempt/leaf.gl"; then
+	expect() { # want-exit description command...
+		want=$1 what=$2
+		shift 2
+		"$@" >"$tmp/out" 2>&1
+		rc=$?
+		if [ $rc -eq "$want" ]; then
+			echo "ok   $what: exit $rc"
+		else
+			fail "$what: exit $rc, want $want"
+			head -5 "$tmp/out" | sed 's/^/    /'
+		fi
+	}
+	expect 0 "preempt" timeout 5 "$tmp/preempt"
+	expect 124 "preempt, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/preempt"
+	expect 124 "leaf -mode=leaf, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/leaf" -mode=leaf
+	expect 0 "leaf -mode=call, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/leaf" -mode=call
+	expect 0 "leaf -mode=leaf" timeout 5 "$tmp/leaf" -mode=leaf
+fi
+
+# 3. SIGQUIT
+sigquit() { # GLTRACEBACK value; leaves the dump in $tmp/sq.err, the exit status in $rc
+	GLTRACEBACK=$1 timeout 20 "$tmp/sigquit" >"$tmp/sq.out" 2>"$tmp/sq.err" &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ] && ! grep -q ready "$tmp/sq.out"; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -QUIT $pid 2>/dev/null
+	wait $pid
+	rc=$?
+}
+if build sigquit "$top_srcdir/testdata/runtime/sigquit.gl"; then
+	sigquit ""
+	probs=""
+	[ $rc -eq 2 ] || probs="$probs exit=$rc(want 2)"
+	grep -q '^SIGQUIT: quit$' "$tmp/sq.err" || probs="$probs no-header"
+	grep -q '^PC=0x[0-9a-f]* m=[0-9]* sigcode=' "$tmp/sq.err" || probs="$probs no-PC-line"
+	n=$(grep -c '^goroutine [0-9]* \[' "$tmp/sq.err")
+	[ "$n" -eq 5 ] || probs="$probs goroutines=$n(want 5)"
+	for f in main spinner ticker blocked sleeper; do
+		grep -q "^main\.$f(\.\.\.)\$" "$tmp/sq.err" || probs="$probs no-main.$f"
+	done
+	[ "$(grep -c '^	.*sigquit\.gl:[0-9]* +0x[0-9a-f]*$' "$tmp/sq.err")" -ge 5 ] || probs="$probs few-file:line"
+	[ "$(grep -c '^goroutine [0-9]* \[running\]:$' "$tmp/sq.err")" -eq 2 ] || probs="$probs running!=2"
+	grep -q '^goroutine [0-9]* \[chan receive\]:$' "$tmp/sq.err" || probs="$probs no-chan-receive"
+	[ "$(grep -c '^goroutine [0-9]* \[sleep\]:$' "$tmp/sq.err")" -eq 2 ] || probs="$probs sleep!=2"
+	grep -q 'stack unavailable' "$tmp/sq.err" && probs="$probs stack-unavailable"
+	grep -q '^rip    0x' "$tmp/sq.err" || probs="$probs no-registers"
+	if [ -n "$probs" ]; then
+		fail "SIGQUIT dump:$probs"
+		sed 's/^/    /' "$tmp/sq.err" | head -60
+	else
+		echo "ok   SIGQUIT dump: 5 goroutines, exit 2"
+	fi
+	sigquit none
+	n=$(grep -c '^goroutine ' "$tmp/sq.err")
+	if [ $rc -ne 2 ] || [ "$n" -ne 0 ] || ! grep -q '^SIGQUIT: quit$' "$tmp/sq.err"; then
+		fail "SIGQUIT with GLTRACEBACK=none: exit $rc, $n goroutines"
+	else
+		echo "ok   SIGQUIT with GLTRACEBACK=none: no goroutines, exit 2"
+	fi
+fi
+
+# 4. the machine code
+set -- "$tmp"/preempt "$tmp"/leaf "$tmp"/sigquit "$tmp"/preempt_regs "$tmp"/preempt_storm
+ls "$@" >/dev/null 2>&1 && {
+	python3 "$here/preemptentry.py" "$@"
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+}
+exit $status

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""What isAsyncSafePoint (runtime/preempt.c) assumes of the machine code gcc
+makes of generated C, checked on built programs:
+
+  1. every function in section gltext starts with its own pc record: the
+     first record at or after its first instruction names it (GL_PCLINE
+     of its GlFuncInfo, the first statement glc emits) — so a pc is never
+     taken for another function's, and a function gcc made up itself (a
+     .part/.isra/.constprop clone, which has none) would be caught here;
+  2. no instruction that sets up its frame (push %rbp; mov %rsp,%rbp)
+     comes at or after that record: from the record on, rbp is the
+     function's own frame pointer (or, in a function with no frame at all,
+     still its caller's, and then nothing changes it), and the chain of
+     frame records from rbp is whole.
+
+The handler refuses a pc before the record, and a ret.
+
+  usage: tests/preemptentry.py EXE...   (exit 0 pass, 1 fail, 77 skip: no objdump)"""
+import bisect, re, shutil, struct, subprocess, sys
+
+
+def sections(exe):
+    out = subprocess.run(["objdump", "-h", exe], capture_output=True, text=True).stdout
+    secs = {}
+    for l in out.splitlines():
+        f = l.split()
+        if len(f) >= 7 and f[0].isdigit():
+            secs[f[1]] = (int(f[3], 16), int(f[2], 16), int(f[5], 16))  # vma, size, file offset
+    return secs
+
+
+def check(exe):
+    secs = sections(exe)
+    if "glpcln" not in secs or "gltext" not in secs:
+        return ["%s: no gltext/glpcln sections" % exe], 0
+    vma, size, off = secs["glpcln"]
+    with open(exe, "rb") as f:
+        f.seek(off)
+        data = f.read(size)
+    syms = {}
+    for l in subprocess.run(["nm", exe], capture_output=True, text=True).stdout.splitlines():
+        f = l.split()
+        if len(f) == 3:
+            syms.setdefault(int(f[0], 16), f[2])
+    recs = []
+    for i in range(0, len(data) - 15, 16):
+        pc, fn, _line, _ = struct.unpack("<iiii", data[i:i + 16])
+        a = vma + i
+        recs.append((a + pc, syms.get(a + 4 + fn, "?")))  # GlPcLine: relative to each field
+    recs.sort()
+    pcs = [r[0] for r in recs]
+    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-j", "gltext", exe],
+                         capture_output=True, text=True).stdout
+    funcs, cur = {}, None
+    for l in dis.splitlines():
+        m = re.match(r"^([0-9a-f]+) <(.*)>:$", l)
+        if m:
+            cur = m.group(2)
+            funcs[cur] = (int(m.group(1), 16), [])
+            continue
+        m = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", l)
+        if m and cur:
+            funcs[cur][1].append((int(m.group(1), 16), m.group(2).strip()))
+    probs = []
+    for name, (start, insns) in funcs.items():
+        i = bisect.bisect_left(pcs, start)
+        info = recs[i][1] if i < len(recs) else "none"
+        if info.split(".")[0] != name + "__info":
+            probs.append("%s: %s at %#x: the first record after it names %s" % (exe, name, start, info))
+            continue
+        for a, ins in insns:
+            if a >= recs[i][0] and (ins.startswith("push   %rbp") or ins.startswith("mov    %rsp,%rbp")):
+                probs.append("%s: %s: frame set up at %#x (%s), after its entry record %#x" %
+                             (exe, name, a, ins, recs[i][0]))
+    return probs, len(funcs)
+
+
+def main():
+    if not shutil.which("objdump") or not shutil.which("nm"):
+        print("preemptentry: no objdump/nm: skipped")
+        sys.exit(77)
+    probs, n = [], 0
+    for exe in sys.argv[1:]:
+        p, k = check(exe)
+        probs += p
+        n += k
+    for p in probs[:40]:
+        print("FAIL " + p)
+    print("preemptentry: %d programs, %d gl functions, %d problems" % (len(sys.argv) - 1, n, len(probs)))
+    sys.exit(1 if probs else 0)
+
+
+if __name__ == "__main__":
+    main()
