@@ -24,117 +24,12 @@
  * (the first one builds the tables with sysAlloc).  The stack cannot move
  * meanwhile, so the argument blocks live in the entries' C frames.
  */
-#include <stdlib.h>
-
 #include "rt.h"
 
 extern const char __start_glpanic[] __attribute__((weak));
 extern const char __stop_glpanic[] __attribute__((weak));
 extern const int gopanic_line;
 extern const char gopanic_file[];
-
-/* ---- inlined code ----
- * The pc/line record at a return address names the function whose call
- * it is, which for code gcc inlined is the inlined function; the function
- * whose machine code it is, the outer one, has the greatest entry below
- * the pc.  traceback.c has the same tables; these are callers.c's own, so
- * that the two files stay independent.  Built once, on g0. */
-
-extern const GlPcLine __start_glpcln[] __attribute__((weak));
-extern const GlPcLine __stop_glpcln[] __attribute__((weak));
-
-typedef struct crec {
-	uintptr_t pc;
-	const GlFuncInfo *fn;
-} crec;
-
-static crec *recs;               /* every record, by pc */
-static int64_t nrecs;
-static const GlFuncInfo **funcs; /* every function with an entry in gltext, by entry */
-static int64_t nfuncs;
-static bool tablesbuilt;         /* only on g0, under tableslock */
-static mutex tableslock;
-
-static int cmprec(const void *a, const void *b) {
-	uintptr_t x = ((const crec *)a)->pc, y = ((const crec *)b)->pc;
-	return x < y ? -1 : x > y;
-}
-
-static int cmpentry(const void *a, const void *b) {
-	uintptr_t x = (uintptr_t)(*(const GlFuncInfo *const *)a)->entry;
-	uintptr_t y = (uintptr_t)(*(const GlFuncInfo *const *)b)->entry;
-	return x < y ? -1 : x > y;
-}
-
-static void buildtables(void) {
-	lock(&tableslock);
-	if (!__atomic_load_n(&tablesbuilt, __ATOMIC_ACQUIRE)) {
-		int64_t n = __stop_glpcln - __start_glpcln;
-		if (n > 0) {
-			recs = sysAlloc((uint64_t)n * sizeof(crec), NULL);
-			funcs = sysAlloc((uint64_t)n * sizeof(*funcs), NULL);
-		}
-		int64_t nf = 0;
-		for (int64_t i = 0; i < n; i++) {
-			const GlPcLine *r = &__start_glpcln[i];
-			recs[i].pc = (uintptr_t)&r->pc + (intptr_t)r->pc;
-			recs[i].fn = (const GlFuncInfo *)((uintptr_t)&r->fn + (intptr_t)r->fn);
-			if (recs[i].fn->entry != NULL && ingltext((uintptr_t)recs[i].fn->entry))
-				funcs[nf++] = recs[i].fn;
-		}
-		qsort(recs, (size_t)n, sizeof(crec), cmprec);
-		qsort(funcs, (size_t)nf, sizeof(*funcs), cmpentry);
-		int64_t k = 0; /* each function once */
-		for (int64_t i = 0; i < nf; i++)
-			if (k == 0 || funcs[k - 1] != funcs[i])
-				funcs[k++] = funcs[i];
-		nrecs = n;
-		nfuncs = k;
-		__atomic_store_n(&tablesbuilt, true, __ATOMIC_RELEASE);
-	}
-	unlock(&tableslock);
-}
-
-/* The function whose machine code holds the return address pc (the outer
- * one, for inlined code), or NULL; and in *callrec the pc of the outer
- * function's record of the call that the inlined code at pc is part of
- * (0 if pc is not in inlined code, or the code is inlined into a wrapper
- * glc made, which is not shown), as traceback.c's printframe finds them. */
-static const GlFuncInfo *funcouter(uintptr_t pc, uintptr_t *callrec) {
-	*callrec = 0;
-	if (!__atomic_load_n(&tablesbuilt, __ATOMIC_ACQUIRE))
-		buildtables();
-	int64_t lo = 0, hi = nfuncs; /* the first function with entry >= pc */
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)funcs[mid]->entry < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	const GlFuncInfo *outer = lo > 0 ? funcs[lo - 1] : NULL;
-	lo = 0, hi = nrecs; /* the first record with pc >= the return address */
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if (recs[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	int64_t i = lo - 1;
-	if (i < 0)
-		return outer;
-	const GlFuncInfo *f = recs[i].fn;
-	if (outer == NULL)
-		return f;
-	if (outer == f || outer->name == NULL)
-		return outer;
-	while (i > 0 && recs[i].fn != outer && recs[i].pc > (uintptr_t)outer->entry)
-		i--;
-	if (recs[i].fn == outer)
-		*callrec = recs[i].pc;
-	return outer;
-}
 
 /* The made-up pcs: the address of a byte of synthpc, plus one. */
 enum { synthMain, synthGoexit, synthPanic, nsynth };

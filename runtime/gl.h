@@ -303,7 +303,8 @@ struct G {
 	/* frame record for recover: hi - rbp of the runtime frame that called
 	 * the deferred function now running on behalf of a panic */
 	uintptr_t defercall_off;
-	GlFunc *startfn;         /* closure the goroutine runs */
+	GlFunc *startfn;         /* closure the goroutine runs (go statement) */
+	uintptr_t gopc;          /* return address of its go statement's gl_go: "created by" */
 	G *schedlink;
 	void *param;             /* passed by goready to the woken G */
 	uint32_t waitreason;

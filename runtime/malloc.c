@@ -31,18 +31,27 @@ uint64_t zerobase;
  * allocation-heavy programs (strbuild: 160,000 page faults). */
 enum { chunkSize = 8 << 20, hugePage = 2 << 20 };
 
+/* n bytes aligned to align (a power of two, a multiple of the page): map
+ * n + align and give back the ends.  Inline: mallocgc's slow path reaches
+ * it from the goroutine stack, and a frame more would not fit the reserve
+ * band (tests/stackusage.py). */
+static inline __attribute__((always_inline)) void *allocaligned(uint64_t n, uint64_t align, uint64_t *stat) {
+	uint8_t *p = sysAlloc(n + align, stat);
+	uintptr_t a = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+	if (a > (uintptr_t)p)
+		sysFree(p, a - (uintptr_t)p, stat);
+	uintptr_t end = (uintptr_t)p + n + align;
+	if (end > a + n)
+		sysFree((void *)(a + n), end - (a + n), stat);
+	return (void *)a;
+}
+
 /* n bytes (a multiple of hugePage) aligned to a huge page and backed by
  * huge pages where the kernel allows it. */
 static void *hugeAlloc(uint64_t n) {
-	uint8_t *p = sysAlloc(n + hugePage, &memstats.heap_sys);
-	uintptr_t a = ((uintptr_t)p + hugePage - 1) & ~(uintptr_t)(hugePage - 1);
-	if (a > (uintptr_t)p)
-		sysFree(p, a - (uintptr_t)p, &memstats.heap_sys);
-	uintptr_t end = (uintptr_t)p + n + hugePage;
-	if (end > a + n)
-		sysFree((void *)(a + n), end - (a + n), &memstats.heap_sys);
-	sys_madvise((void *)a, n, MADV_HUGEPAGE);
-	return (void *)a;
+	void *a = allocaligned(n, hugePage, &memstats.heap_sys);
+	sys_madvise(a, n, MADV_HUGEPAGE);
+	return a;
 }
 
 static void *chunkAlloc(void) {
@@ -63,6 +72,11 @@ void sysFree(void *p, uint64_t n, uint64_t *stat) {
 	sys_munmap(p, n);
 	if (stat != NULL)
 		__atomic_fetch_sub(stat, n, __ATOMIC_RELAXED);
+}
+
+/* For stack.c (on g0): allocaligned's code once more, a call away. */
+void *sysAllocAligned(uint64_t n, uint64_t align, uint64_t *stat) {
+	return allocaligned(n, align, stat);
 }
 
 void mallocinit(void) {

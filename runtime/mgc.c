@@ -5,13 +5,19 @@
  * the part of a collection that concerns stacks: with the world stopped,
  * every goroutine using less than a quarter of its stack gets it halved
  * (stack.c, shrinkstack), so a goroutine that once recursed deep does not
- * keep its large stack forever.  Nothing is freed on the heap.
+ * keep its large stack forever; then the stacks of dead goroutines and the
+ * stack memory no goroutine uses go back to the OS (stack.c,
+ * stackfreeunused).  Nothing is freed on the heap.
  */
 #include "rt.h"
 
 static void gcshrink_m(void *arg) {
 	(void)arg;
 	shrinkstacks();
+	gfreestacks();
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		stackcache_clear(allp[i]);
+	stackfreeunused();
 }
 
 /* runtime.GC(). */

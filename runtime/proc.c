@@ -290,6 +290,29 @@ static void gfpurge(P *pp) {
 	unlock(&sched.gFreelock);
 }
 
+/* Free the stacks of dead Gs, which gfget gives a new stack when it
+ * reuses them (Go's markrootFreeGStacks, at each collection, for the global
+ * list): after a burst of goroutines ends, their stacks need not wait for
+ * new goroutines.  gl frees those of the Ps' lists too: one 2 KiB stack
+ * left there keeps its whole 32 KiB chunk from going back to the OS.
+ * runtime.GC, world stopped. */
+static void gfreestackslist(G *list) {
+	for (G *gp = list; gp != NULL; gp = gp->schedlink)
+		if (gp->stack.hi != 0) {
+			stackfree(gp->stack);
+			gp->stack = (GlStack){0, 0};
+			gp->stackguard0 = 0;
+		}
+}
+
+void gfreestacks(void) {
+	lock(&sched.gFreelock);
+	gfreestackslist(sched.gfree);
+	unlock(&sched.gFreelock);
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		gfreestackslist(allp[i]->gfree);
+}
+
 /* The number of live goroutines (runtime.NumGoroutine). */
 int32_t gcount(void) {
 	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE) - __atomic_load_n(&sched.ngfree, __ATOMIC_RELAXED);
@@ -611,6 +634,7 @@ static void pdestroy(P *pp) {
 		moveTimers(getm()->p, pp);
 	sudogcache_flush(pp);
 	gfpurge(pp);
+	stackcache_clear(pp);
 	__atomic_store_n(&pp->status, Pdead, __ATOMIC_RELEASE);
 }
 
@@ -1597,13 +1621,22 @@ G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
 }
 
 /* go fn(arg): a new goroutine in the current P's runnext (Go's newproc),
- * so it runs soon, on this P, unless an idle P steals it. */
-G *newproc(void (*fn)(G *, void *), void *arg) {
+ * so it runs soon, on this P, unless an idle P steals it.  startfn and
+ * gopc are for tracebacks: the closure of the go statement, and the return
+ * address of its call in generated code ("created by"). */
+G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc) {
 	G *newg = newproc1(fn, arg, GL_STACK_MIN);
+	newg->startfn = startfn;
+	newg->gopc = gopc;
 	runqput(getm()->p, newg, true);
 	if (mainStarted)
 		wakep();
 	return newg;
+}
+
+/* A goroutine the runtime starts (no go statement: no "created by"). */
+G *newproc(void (*fn)(G *, void *), void *arg) {
+	return newprocpc(fn, arg, NULL, 0);
 }
 
 /* A goroutine's first frame: call the closure of a go statement. */
@@ -1612,8 +1645,14 @@ static void gostartclosure(G *g, void *arg) {
 	((void (*)(G *, GlFunc *))fn->fn)(g, fn);
 }
 
-static void gl_go_m(void *fn) {
-	newproc(gostartclosure, fn);
+typedef struct goargs {
+	GlFunc *fn;
+	uintptr_t pc;
+} goargs;
+
+static void gl_go_m(void *arg) {
+	goargs *a = arg;
+	newprocpc(gostartclosure, a->fn, a->fn, a->pc);
 }
 
 /* The go statement: fn is a closure of no arguments and no results. */
@@ -1621,7 +1660,8 @@ void gl_go(G *g, GlFunc *fn) {
 	(void)g;
 	if (fn == NULL)
 		gl_throw("go of nil func value");
-	systemstack(gl_go_m, fn);
+	goargs a = {fn, (uintptr_t)__builtin_return_address(0)};
+	systemstack(gl_go_m, &a);
 }
 
 /* ---- stop the world (GOMAXPROCS) ---- */

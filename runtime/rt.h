@@ -129,6 +129,15 @@ enum { Pidle = 0, Prunning = 1, Psyscall = 2, Pgcstop = 3, Pdead = 4 };
 
 enum { runqSize = 256, sudogCacheSize = 128 };
 
+/* Per-P stack caches (stack.c): the sizes 2, 4, 8 and 16 KiB (Go's
+ * _NumStackOrders = 4 on Linux), up to stackCacheSize bytes of each. */
+enum { numStackCacheOrders = 4, stackCacheSize = 32768 };
+
+typedef struct stackfreelist {
+	void *list;    /* free stacks, linked through their first word */
+	uint64_t size; /* their total bytes */
+} stackfreelist;
+
 struct P {
 	int32_t id;
 	uint32_t status;     /* atomic */
@@ -149,6 +158,8 @@ struct P {
 	/* free sudogs (Go's sudogcache) */
 	int32_t nsudog;
 	sudog *sudogcache[sudogCacheSize];
+	/* free stacks of the small sizes, taken and given back without a lock */
+	stackfreelist stackcache[numStackCacheOrders];
 	/* the timer heap (time.c): a 4-ary min-heap on when, under timersLock */
 	mutex timersLock;
 	timer **timers;
@@ -253,6 +264,7 @@ void goready(G *gp);
 void gosched(void);
 void goyield(void);
 G *newproc(void (*fn)(G *, void *), void *arg);
+G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc);
 G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize);
 void goexit1(void) GL_NORETURN;
 void gopreempt_m(G *gp) GL_NORETURN;
@@ -389,6 +401,9 @@ extern mstats memstats;
 extern uintptr_t maxstacksize; /* Go's maxstacksize; tests may lower it */
 GlStack stackalloc(uint64_t n);
 void stackfree(GlStack stk);
+void stackcache_clear(P *pp);
+void stackfreeunused(void); /* runtime.GC: unused stack memory back to the OS */
+void gfreestacks(void);     /* runtime.GC: free the stacks of the global dead Gs */
 uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need); /* need ~0: from the descriptor */
 void copystack(G *g, uint64_t newsize);
 void shrinkstack(G *g);
@@ -403,6 +418,7 @@ void stackinit(void);
 void mallocinit(void);
 void *sysAlloc(uint64_t n, uint64_t *stat);
 void sysFree(void *p, uint64_t n, uint64_t *stat);
+void *sysAllocAligned(uint64_t n, uint64_t align, uint64_t *stat);
 void readmemstats(uint64_t *totalalloc, uint64_t *nmalloc);
 
 /* panic.c */
@@ -417,6 +433,7 @@ void printpanicval(GlEface e);
 
 /* traceback.c */
 const GlFuncInfo *findfunc(uintptr_t pc, int32_t *line);
+const GlFuncInfo *funcouter(uintptr_t pc, uintptr_t *callrec);
 bool ingltext(uintptr_t pc);
 bool ingldefer(uintptr_t pc);
 void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp);

@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include "rt.h"
 
+#include <stdlib.h>
 #include <sys/mman.h>
 
 mstats memstats = {.stack_min_headroom = ~(uint64_t)0};
@@ -34,11 +35,20 @@ enum {
 	stackChunk = 32768,  /* small stacks are carved from chunks this big */
 };
 
-/* ---- the pool (Go's stackpool and stackLarge, one list per size) ----
- * Freed stacks are kept for reuse, linked through their first word; memory
- * goes back to the OS only when the collector exists to decide when. */
+/* ---- the global pool (Go's stackpool and stackLarge, one list per size) ----
+ * Free stacks are linked through their first word.  Sizes below stackChunk
+ * are carved from stackChunk-byte chunks aligned to stackChunk, so a
+ * stack's chunk is its address rounded down; larger stacks have their own
+ * mapping.  Each P caches the small sizes (stackcache below) and takes the
+ * lock only to refill or drain its cache.  runtime.GC gives back to the OS
+ * every chunk whose stacks are all free and every free large stack (Go
+ * does the same at each collection: freeStackSpans). */
 static mutex stacklock;
 static void *stackpool[numStackOrders];
+/* chunks are cut from a batch mapped at once (address space only: a page
+ * costs memory when a stack first touches it) */
+static uint8_t *chunknext, *chunkend;
+enum { chunkBatch = 32 * stackChunk };
 
 static inline int stackorder(uint64_t n) {
 	return __builtin_ctzll(n) - stackMinShift;
@@ -143,49 +153,191 @@ void stackinit(void) {
 	/* nothing yet: the pool fills on demand */
 }
 
+/* A free stack of the given order from the global pool; stacklock held. */
+static void *stackpoolalloc(int order) {
+	uint64_t n = (uint64_t)GL_STACK_MIN << order;
+	void *p = stackpool[order];
+	if (p != NULL) {
+		stackpool[order] = *(void **)p;
+		return p;
+	}
+	if (n >= stackChunk)
+		return sysAlloc(n, &memstats.stacks_sys);
+	/* carve a new chunk; keep all but its first stack */
+	if (chunknext == chunkend) {
+		chunknext = sysAllocAligned(chunkBatch, stackChunk, NULL);
+		chunkend = chunknext + chunkBatch;
+	}
+	uint8_t *c = chunknext;
+	chunknext += stackChunk;
+	memstats.stacks_sys += stackChunk;
+	for (uint64_t off = n; off < stackChunk; off += n) {
+		*(void **)(c + off) = stackpool[order];
+		stackpool[order] = c + off;
+	}
+	return c;
+}
+
+/* Put a stack of the given order back in the global pool; stacklock held. */
+static void stackpoolfree(void *p, int order) {
+	*(void **)p = stackpool[order];
+	stackpool[order] = p;
+}
+
+/* ---- the per-P caches (Go's stackcache, which lives in the mcache) ----
+ * Nearly every goroutine has a stack of 2 to 16 KiB; its P keeps free ones
+ * of those sizes, so newproc and goexit, and most copies, take no lock.  A
+ * cache refills from the pool to half of stackCacheSize at a time and
+ * drains to half when it would exceed it: a P that only creates (or only
+ * ends) goroutines takes the lock once per 16 KiB of stacks, and one that
+ * does both at the same rate never does.  Go's sizes: _StackCacheSize =
+ * 32 KiB, _NumStackOrders = 4. */
+
+/* The P whose cache the caller may use: its M's, if it holds one. */
+static P *stackcacheP(void) {
+	G *g = tls_g;
+	if (g == NULL)
+		return NULL;
+	M *mp = g->m;
+	P *pp = mp->p;
+	return pp != NULL && pp->m == mp ? pp : NULL;
+}
+
+static void stackcacherefill(stackfreelist *c, int order) {
+	uint64_t n = (uint64_t)GL_STACK_MIN << order;
+	lock(&stacklock);
+	while (c->size < stackCacheSize / 2) {
+		void *p = stackpoolalloc(order);
+		*(void **)p = c->list;
+		c->list = p;
+		c->size += n;
+	}
+	unlock(&stacklock);
+}
+
+static void stackcacherelease(stackfreelist *c, int order, uint64_t keep) {
+	uint64_t n = (uint64_t)GL_STACK_MIN << order;
+	lock(&stacklock);
+	while (c->size > keep) {
+		void *p = c->list;
+		c->list = *(void **)p;
+		c->size -= n;
+		stackpoolfree(p, order);
+	}
+	unlock(&stacklock);
+}
+
+/* Empty pp's cache into the pool: a P that GOMAXPROCS no longer uses, and
+ * every P at runtime.GC (Go's stackcache_clear). */
+void stackcache_clear(P *pp) {
+	for (int order = 0; order < numStackCacheOrders; order++)
+		stackcacherelease(&pp->stackcache[order], order, 0);
+}
+
 /* A stack of n bytes, n a power of two >= GL_STACK_MIN. */
 GlStack stackalloc(uint64_t n) {
 	if (n < GL_STACK_MIN || (n & (n - 1)) != 0)
 		gl_throw("stackalloc: bad size");
-	if (gl_debug.stackforcemove) {
-		__atomic_fetch_add(&memstats.stacks_inuse, n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&memstats.stacks_inuse, n, __ATOMIC_RELAXED);
+	if (gl_debug.stackforcemove)
 		return stackallocfresh(n);
-	}
 	int order = stackorder(n);
-	lock(&stacklock);
-	void *p = stackpool[order];
-	if (p != NULL) {
-		stackpool[order] = *(void **)p;
-	} else if (n < stackChunk) {
-		/* carve a chunk; keep all but the first block */
-		uint8_t *c = sysAlloc(stackChunk, &memstats.stacks_sys);
-		for (uint64_t off = n; off < stackChunk; off += n) {
-			*(void **)(c + off) = stackpool[order];
-			stackpool[order] = c + off;
-		}
-		p = c;
+	P *pp = stackcacheP();
+	void *p;
+	if (order < numStackCacheOrders && pp != NULL) {
+		stackfreelist *c = &pp->stackcache[order];
+		if (c->list == NULL)
+			stackcacherefill(c, order);
+		p = c->list;
+		c->list = *(void **)p;
+		c->size -= n;
 	} else {
-		p = sysAlloc(n, &memstats.stacks_sys);
+		lock(&stacklock);
+		p = stackpoolalloc(order);
+		unlock(&stacklock);
 	}
-	memstats.stacks_inuse += n;
-	unlock(&stacklock);
 	return (GlStack){(uintptr_t)p, (uintptr_t)p + n};
 }
 
 void stackfree(GlStack stk) {
 	uint64_t n = stk.hi - stk.lo;
+	__atomic_fetch_sub(&memstats.stacks_inuse, n, __ATOMIC_RELAXED);
 	if (gl_debug.stackforcemove) {
-		__atomic_fetch_sub(&memstats.stacks_inuse, n, __ATOMIC_RELAXED);
 		lock(&stacklock); /* the poison ring */
 		stackpoison(stk);
 		unlock(&stacklock);
 		return;
 	}
 	int order = stackorder(n);
+	P *pp = stackcacheP();
+	if (order < numStackCacheOrders && pp != NULL) {
+		stackfreelist *c = &pp->stackcache[order];
+		if (c->size >= stackCacheSize)
+			stackcacherelease(c, order, stackCacheSize / 2);
+		*(void **)stk.lo = c->list;
+		c->list = (void *)stk.lo;
+		c->size += n;
+		return;
+	}
 	lock(&stacklock);
-	*(void **)stk.lo = stackpool[order];
-	stackpool[order] = (void *)stk.lo;
-	memstats.stacks_inuse -= n;
+	stackpoolfree((void *)stk.lo, order);
+	unlock(&stacklock);
+}
+
+/* ---- giving memory back (runtime.GC, world stopped) ---- */
+
+static int cmpaddr(const void *a, const void *b) {
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Unmap the chunks of one small order whose stacks are all free, and keep
+ * the rest in the pool.  The free list is sorted by address, so the
+ * stacks of one chunk are neighbours. */
+static void freechunks(int order) {
+	uint64_t n = (uint64_t)GL_STACK_MIN << order, perchunk = stackChunk / n, count = 0;
+	for (void *p = stackpool[order]; p != NULL; p = *(void **)p)
+		count++;
+	if (count < perchunk)
+		return;
+	uint64_t bytes = roundpage(count * sizeof(uintptr_t));
+	uintptr_t *v = sysAlloc(bytes, NULL);
+	uint64_t i = 0;
+	for (void *p = stackpool[order]; p != NULL; p = *(void **)p)
+		v[i++] = (uintptr_t)p;
+	qsort(v, count, sizeof *v, cmpaddr);
+	stackpool[order] = NULL;
+	for (i = 0; i < count;) {
+		uintptr_t chunk = v[i] & ~(uintptr_t)(stackChunk - 1);
+		uint64_t j = i;
+		while (j < count && (v[j] & ~(uintptr_t)(stackChunk - 1)) == chunk)
+			j++;
+		if (j - i == perchunk)
+			sysFree((void *)chunk, stackChunk, &memstats.stacks_sys);
+		else
+			for (uint64_t k = i; k < j; k++)
+				stackpoolfree((void *)v[k], order);
+		i = j;
+	}
+	sysFree(v, bytes, NULL);
+}
+
+/* Go's freeStackSpans, called by runtime.GC with the world stopped, after
+ * the per-P caches went back to the pool (stackcache_clear). */
+void stackfreeunused(void) {
+	lock(&stacklock);
+	for (int order = 0; order < numStackOrders; order++) {
+		uint64_t n = (uint64_t)GL_STACK_MIN << order;
+		if (n < stackChunk) {
+			freechunks(order);
+			continue;
+		}
+		while (stackpool[order] != NULL) {
+			void *p = stackpool[order];
+			stackpool[order] = *(void **)p;
+			sysFree(p, n, &memstats.stacks_sys);
+		}
+	}
 	unlock(&stacklock);
 }
 

@@ -190,6 +190,30 @@ static const GlFuncInfo *funcat(uintptr_t pc) {
 	return lo > 0 ? functab[lo - 1] : NULL;
 }
 
+/* The function whose machine code holds the return address pc (pc - 1 in
+ * gltext): the outer one, for code gcc inlined; and in *callrec the pc of
+ * the outer function's record of the call that the inlined code at pc is
+ * part of (0 if pc is not in inlined code, or the code is inlined into a
+ * wrapper glc made, which is not shown).  For runtime.Callers (callers.c),
+ * which gives inlined code a frame of its own, as printframe does. */
+const GlFuncInfo *funcouter(uintptr_t pc, uintptr_t *callrec) {
+	*callrec = 0;
+	int64_t i = findrec(pc); /* builds the tables */
+	const GlFuncInfo *outer = funcat(pc);
+	if (i < 0)
+		return outer;
+	const GlFuncInfo *f = pctab[i].fn;
+	if (outer == NULL)
+		return f;
+	if (outer == f || outer->name == NULL)
+		return outer;
+	while (i > 0 && pctab[i].fn != outer && pctab[i].pc > (uintptr_t)outer->entry)
+		i--;
+	if (pctab[i].fn == outer)
+		*callrec = pctab[i].pc;
+	return outer;
+}
+
 /* For the SIGURG handler (preempt.c), which must not build the tables:
  * preemptM builds them before it sends the first signal. */
 bool pctabready(void) {
@@ -408,6 +432,40 @@ void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 	tracebackpending(gp, pc, bp, 0);
 }
 
+/* The line under a goroutine's frames that says which function's go
+ * statement started it (Go's printCreatedBy): not for the main goroutine,
+ * nor for one the runtime started (gopc 0, as time.AfterFunc's). */
+static void printcreatedby(G *gp) {
+	int64_t i = gp->gopc != 0 && gp->goid != 1 ? findrec(gp->gopc) : -1;
+	if (i < 0)
+		return;
+	const GlFuncInfo *f = funcat(gp->gopc);
+	if (f == NULL || f->name == NULL)
+		f = pctab[i].fn;
+	if (f->name == NULL)
+		return;
+	prints("created by ");
+	prints(f->name);
+	prints("\n\t");
+	prints(f->file);
+	prints(":");
+	printint(pctab[i].line);
+	prints(" +");
+	printhex(gp->gopc - (uintptr_t)f->entry);
+	prints("\n");
+}
+
+/* A goroutine that never ran: Go shows the function it will start in, at
+ * its first line.  A go statement with arguments starts in a thunk glc
+ * made, which has no name: then only "created by" says where it is from. */
+static void printstartfn(G *gp) {
+	const GlFuncInfo *f = gp->startfn != NULL ? funcat((uintptr_t)gp->startfn->fn + 1) : NULL;
+	if (f == NULL || f->name == NULL || (uintptr_t)f->entry != (uintptr_t)gp->startfn->fn)
+		return;
+	printfuncline(f, f->line);
+	prints("\n");
+}
+
 /* traceback, with the return address of a frame the chain misses
  * (pending0, or 0): the caller of an interrupted function that made no
  * frame. */
@@ -451,6 +509,7 @@ static void tracebackpending(G *gp, uintptr_t pc, uintptr_t bp, uintptr_t pendin
 		if (!unwindexact(gp, &pc, &bp, &pending))
 			break;
 	}
+	printcreatedby(gp);
 }
 
 /* gp's traceback from its saved state (it is switched out: parked, or on
@@ -458,6 +517,12 @@ static void tracebackpending(G *gp, uintptr_t pc, uintptr_t bp, uintptr_t pendin
 void tracebackg(G *gp) {
 	if (gp->sched.sp == 0) {
 		prints("\t(goroutine running on other thread; stack unavailable)\n");
+		return;
+	}
+	if (gp->sched.pc == (uintptr_t)gl_gostart) {
+		pctabinit();
+		printstartfn(gp);
+		printcreatedby(gp);
 		return;
 	}
 	traceback(gp, gp->sched.pc, gp->sched.sp, gp->sched.bp);

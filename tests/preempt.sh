@@ -104,12 +104,18 @@ if build sigquit "$top_srcdir/testdata/runtime/sigquit.gl"; then
 	grep -q '^goroutine [0-9]* \[chan receive\]:$' "$tmp/sq.err" || probs="$probs no-chan-receive"
 	[ "$(grep -c '^goroutine [0-9]* \[sleep\]:$' "$tmp/sq.err")" -eq 2 ] || probs="$probs sleep!=2"
 	grep -q 'stack unavailable' "$tmp/sq.err" && probs="$probs stack-unavailable"
+	# the four go statements of main, each under its goroutine (Go's printCreatedBy)
+	[ "$(grep -c '^created by main\.main$' "$tmp/sq.err")" -eq 4 ] || probs="$probs created-by!=4"
+	for l in 43 44 45 46; do
+		grep -A1 '^created by main\.main$' "$tmp/sq.err" | grep -q "^	.*sigquit\.gl:$l +0x[0-9a-f]*\$" ||
+			probs="$probs no-created-by-line-$l"
+	done
 	grep -q '^rip    0x' "$tmp/sq.err" || probs="$probs no-registers"
 	if [ -n "$probs" ]; then
 		fail "SIGQUIT dump:$probs"
 		sed 's/^/    /' "$tmp/sq.err" | head -60
 	else
-		echo "ok   SIGQUIT dump: 5 goroutines, exit 2"
+		echo "ok   SIGQUIT dump: 5 goroutines, created by lines, exit 2"
 	fi
 	sigquit none
 	n=$(grep -c '^goroutine ' "$tmp/sq.err")
