@@ -53,7 +53,16 @@ static struct preemptstats {
 	uint64_t suspends;    /* suspendG calls that got the goroutine */
 	uint64_t suspendns;   /* their total wait */
 	uint64_t suspendmax;  /* the longest */
+	uint64_t ackns;       /* send-to-acknowledge time of the handled SIGURGs, in all */
+	uint64_t ackmax;      /* the longest (seed 004's "pre") */
 } pstats;
+
+/* Raise *max to v if v is larger. */
+static void countmax(uint64_t *max, uint64_t v) {
+	uint64_t m = __atomic_load_n(max, __ATOMIC_RELAXED);
+	while (v > m && !__atomic_compare_exchange_n(max, &m, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
 
 static inline void count(uint64_t *c, uint64_t n) {
 	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
@@ -92,6 +101,7 @@ bool preemptM(M *mp) {
 	if (pid == 0)
 		pid = rawsyscall6(SYS_getpid_, 0, 0, 0, 0, 0, 0);
 	count(&pstats.sent, 1);
+	__atomic_store_n(&mp->signalSentAt, nanotime(), __ATOMIC_RELEASE);
 	if (rawsyscall6(SYS_tgkill_, pid, mp->procid, sigPreempt, 0, 0, 0) != 0) {
 		__atomic_store_n(&mp->signalPending, 0, __ATOMIC_RELEASE); /* no such thread */
 		return false;
@@ -159,7 +169,8 @@ static bool isAsyncSafePoint(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 /* The SIGURG handler's work (signal_linux.c passes the interrupted pc, sp
  * and bp; Go's doSigPreempt).  Returns true if it rewrote pc and sp so the
  * thread calls asyncPreempt on return from the handler.  Runs on the
- * signal stack with signals blocked: only loads, stores and atomics. */
+ * signal stack with signals blocked: only loads, stores, atomics and
+ * clock_gettime (the vDSO: async-signal-safe). */
 bool sigpreempt(uintptr_t *pc, uintptr_t *sp, uintptr_t bp) {
 	G *g = tls_g;
 	if (g == NULL)
@@ -180,7 +191,16 @@ bool sigpreempt(uintptr_t *pc, uintptr_t *sp, uintptr_t bp) {
 		*sp = nsp;
 		*pc = (uintptr_t)asyncPreempt;
 	}
-	/* acknowledge: whoever waits may ask again */
+	/* acknowledge: whoever waits may ask again.  A SIGURG from outside
+	 * (kill -URG) finds no send time, or an old one: only signals the
+	 * runtime sent (signalPending set) count in the send-to-ack time. */
+	if (__atomic_load_n(&mp->signalPending, __ATOMIC_ACQUIRE)) {
+		int64_t ns = nanotime() - __atomic_load_n(&mp->signalSentAt, __ATOMIC_ACQUIRE);
+		if (ns > 0) {
+			count(&pstats.ackns, (uint64_t)ns);
+			countmax(&pstats.ackmax, (uint64_t)ns);
+		}
+	}
 	count(&pstats.acked, 1);
 	__atomic_add_fetch(&mp->preemptGen, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&mp->signalPending, 0, __ATOMIC_RELEASE);
@@ -362,10 +382,7 @@ suspendGState suspendG(G *gp, int64_t deadline) {
 				int64_t ns = nanotime() - t0;
 				count(&pstats.suspends, 1);
 				count(&pstats.suspendns, (uint64_t)ns);
-				uint64_t max = __atomic_load_n(&pstats.suspendmax, __ATOMIC_RELAXED);
-				while ((uint64_t)ns > max && !__atomic_compare_exchange_n(&pstats.suspendmax, &max, (uint64_t)ns,
-											  false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-					;
+				countmax(&pstats.suspendmax, (uint64_t)ns);
 				return (suspendGState){gp, false, stopped};
 			}
 			break;
@@ -428,6 +445,7 @@ static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 typedef struct PreemptStats {
 	uint64_t Requests, SignalsSent, SignalsAcked, SignalsRefused;
 	uint64_t AsyncPreempts, SyncPreempts, Suspends, SuspendNs, SuspendMaxNs;
+	uint64_t SignalAckNs, SignalAckMaxNs;
 } PreemptStats;
 
 void runtime_readPreemptStats(G *g, PreemptStats *s) {
@@ -441,6 +459,8 @@ void runtime_readPreemptStats(G *g, PreemptStats *s) {
 	s->Suspends = __atomic_load_n(&pstats.suspends, __ATOMIC_RELAXED);
 	s->SuspendNs = __atomic_load_n(&pstats.suspendns, __ATOMIC_RELAXED);
 	s->SuspendMaxNs = __atomic_load_n(&pstats.suspendmax, __ATOMIC_RELAXED);
+	s->SignalAckNs = __atomic_load_n(&pstats.ackns, __ATOMIC_RELAXED);
+	s->SignalAckMaxNs = __atomic_load_n(&pstats.ackmax, __ATOMIC_RELAXED);
 }
 
 /* ---- test hooks (stdlib/runtime/preempt.gl) ---- */
