@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "emitint.h"
@@ -265,6 +266,23 @@ const char *cfield(const char *name) {
 const char *fileof(Pos p) {
 	const char *f = p.file >= 0 && p.file < srcfiles.n ? srcfiles.v[p.file] : "?";
 	return f;
+}
+
+/* The absolute path of p's file, for tracebacks and runtime.Caller, which
+ * print absolute paths as Go's do (the C comments keep the path as glc was
+ * given it). */
+const char *abspathof(Pos p) {
+	const char *f = fileof(p);
+	if (f[0] == '/' || f[0] == '?')
+		return f;
+	char *r = realpath(f, NULL);
+	if (r != NULL) {
+		const char *a = intern(r);
+		free(r);
+		return a;
+	}
+	char cwd[4096];
+	return getcwd(cwd, sizeof cwd) ? intern(xprintf("%s/%s", cwd, f)) : f;
 }
 
 /* ---------------------------------------------------------------- C types */

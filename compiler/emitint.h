@@ -70,6 +70,7 @@ void addprototype(const char *proto);
 const char *cname(const char *base); /* unique within fn */
 const char *globalname(const char *base); /* unique in the program */
 const char *fileof(Pos p);
+const char *abspathof(Pos p);
 void declareglobal(Obj *o);          /* extern declaration of another package's variable */
 const char *wrapperentry(const char *name); /* a wrapper's entry pc record (hidden in tracebacks) */
 int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off); /* fills bits; returns ptrdata */

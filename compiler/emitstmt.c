@@ -1146,7 +1146,7 @@ static void emitfuncinfo(const char *framestruct) {
 		bprintf(&b, "};\n");
 	}
 	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {\"%s\", \"%s\", %d, %s, %s, %d, (void (*)(void))%s};\n",
-		fn->info, fn->gname, fileof(fn->fi->node->pos), fn->fi->node->pos.line,
+		fn->info, fn->gname, abspathof(fn->fi->node->pos), fn->fi->node->pos.line,
 		fn->hasframe ? xprintf("sizeof(%s)", framestruct) : "0", fn->frameslots.n ? xprintf("%s__slots", fn->cname) : "0",
 		fn->frameslots.n, fn->cname);
 	bput(&gfuncs, bstr(&b));
