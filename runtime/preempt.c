@@ -250,7 +250,7 @@ static bool suspendclaim(G *gp, bool *stopped) {
 	if (usemembarrier)
 		rawsyscall6(SYS_membarrier_, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0, 0, 0, 0);
 	uint32_t s = readgstatus(gp);
-	if (s != Grunnable && s != Gwaiting && s != Gpreempted) {
+	if (s != Grunnable && s != Gwaiting && s != Gpreempted && s != Gsyscall) {
 		__atomic_store_n(&gp->suspendclaim, 0, __ATOMIC_RELEASE);
 		return false;
 	}
@@ -358,6 +358,9 @@ suspendGState suspendG(G *gp, int64_t deadline) {
 		case Grunnable:
 		case Gwaiting:
 		case Gpreempted:
+		case Gsyscall: /* stopped at a safe point already (Go's
+				* _Gscansyscall): exitsyscall waits for the
+				* claim as execute does */
 			if (suspendclaim(gp, &stopped)) {
 				int64_t ns = nanotime() - t0;
 				count(&pstats.suspends, 1);
