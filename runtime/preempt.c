@@ -111,7 +111,13 @@ enum { asyncPreemptStack = 768 };
 /* Whether gp, the goroutine the signal interrupted, asked to be preempted
  * (Go's wantAsyncPreempt): its own request, or its P's. */
 bool wantAsyncPreempt(G *gp) {
-	P *pp = gp->m->p;
+	/* The signal may come while this M is on g0 in dropg, between
+	 * gp->m = NULL and m->curg = NULL (exitsyscall0, park_m): gp is
+	 * switched out then, not to be preempted. */
+	M *mp = __atomic_load_n(&gp->m, __ATOMIC_RELAXED);
+	if (mp == NULL)
+		return false;
+	P *pp = __atomic_load_n(&mp->p, __ATOMIC_RELAXED);
 	return (__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) || (pp != NULL && pp->preempt)) &&
 	       readgstatus(gp) == Grunning;
 }

@@ -983,6 +983,61 @@ static void resetspinning(void) {
 	wakep();
 }
 
+/* Make the Gs of list (linked through schedlink, Gwaiting: the
+ * netpoller's) runnable (Go's injectglist): with no P, all on the global
+ * queue and an M started for each idle P, up to their number; with a P,
+ * as many on the global queue as there are idle Ps to run them (with an M
+ * each), the rest on this P's queue. */
+static void injectglist(G *list) {
+	if (list == NULL)
+		return;
+	int32_t n = 0;
+	G *tail = NULL;
+	for (G *gp = list; gp != NULL; gp = gp->schedlink) {
+		casgstatus(gp, Gwaiting, Grunnable);
+		tail = gp;
+		n++;
+	}
+	P *pp = getm()->p;
+	if (pp == NULL) {
+		lock(&sched.lock);
+		globrunqputbatch(list, tail, n);
+		unlock(&sched.lock);
+		for (; n > 0 && __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0; n--)
+			startm(NULL, false);
+		return;
+	}
+	int32_t npidle = __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE);
+	if (npidle > 0) {
+		G *head = list, *last = list;
+		int32_t k = 1;
+		while (k < npidle && last->schedlink != NULL) {
+			last = last->schedlink;
+			k++;
+		}
+		list = last->schedlink;
+		lock(&sched.lock);
+		globrunqputbatch(head, last, k);
+		unlock(&sched.lock);
+		for (int32_t i = 0; i < k && __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0; i++)
+			startm(NULL, false);
+	}
+	while (list != NULL) {
+		G *gp = list;
+		list = gp->schedlink;
+		runqput(pp, gp, false);
+	}
+}
+
+/* The first G of list, runnable, to run now; the rest injected. */
+static G *netpollpick(G *list) {
+	G *gp = list;
+	injectglist(gp->schedlink);
+	gp->schedlink = NULL;
+	casgstatus(gp, Gwaiting, Grunnable);
+	return gp;
+}
+
 static void incidlelocked(int32_t v) {
 	lock(&sched.lock);
 	sched.nmidlelocked += v;
@@ -1208,7 +1263,7 @@ static G *stealWork(int64_t *now, int64_t *pollUntil, bool *inheritTime, bool *n
 }
 
 /* Find a goroutine to run; blocks (stopm, netpoll) until there is one.
- * Go's findRunnable, without the GC, trace and netpoll work. */
+ * Go's findRunnable, without the GC and trace work. */
 static G *findRunnable(bool *inheritTime) {
 	M *mp = getm();
 top:;
@@ -1244,7 +1299,17 @@ top:;
 			return gp;
 		}
 	}
-	/* (the netpoller's non-blocking poll goes here) */
+	/* The poller, without blocking, if goroutines wait in it and no M
+	 * is blocked in it already (it would have got the events): a cheap
+	 * look before stealing (Go's "netpoll is an optimization before
+	 * stealing"). */
+	if (netpollAnyWaiters() && __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE) != 0) {
+		G *list = netpoll(0);
+		if (list != NULL) {
+			*inheritTime = false;
+			return netpollpick(list);
+		}
+	}
 
 	/* Steal, unless half the busy Ps already have a thief: spinning Ms
 	 * burn CPU. */
@@ -1301,27 +1366,38 @@ top:;
 		pollUntil = checkTimersNoP(snap, nsnap, pollUntil);
 	}
 
-	/* Wait in the poller until the next timer, if no other M does. */
+	/* Wait in the poller, for I/O or until the next timer, if no other
+	 * M does.  An M blocked here is not idle: checkdead does not call a
+	 * program deadlocked while goroutines wait for I/O. */
 	int64_t one = __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE);
-	if (netpollinited() && pollUntil != 0 && one != 0 &&
+	if (netpollinited() && (pollUntil != 0 || netpollAnyWaiters()) && one != 0 &&
 	    __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_ACQ_REL) != 0) {
 		__atomic_store_n(&sched.pollUntil, pollUntil, __ATOMIC_RELEASE);
-		now = nanotime();
-		int64_t delay = pollUntil - now;
-		if (delay < 0)
-			delay = 0;
-		netpoll(delay);
+		int64_t delay = -1;
+		if (pollUntil != 0) {
+			now = nanotime();
+			delay = pollUntil - now;
+			if (delay < 0)
+				delay = 0;
+		}
+		G *list = netpoll(delay);
 		now = nanotime();
 		__atomic_store_n(&sched.pollUntil, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&sched.lastpoll, now, __ATOMIC_RELEASE);
 		lock(&sched.lock);
 		pp = pidleget();
 		unlock(&sched.lock);
-		if (pp != NULL) {
+		if (pp == NULL) {
+			injectglist(list); /* the global queue, and Ms for idle Ps */
+		} else {
 			acquirep(pp);
 			if (wasSpinning) {
 				mp->spinning = true;
 				__atomic_add_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL);
+			}
+			if (list != NULL) {
+				*inheritTime = false;
+				return netpollpick(list);
 			}
 			goto top;
 		}
@@ -1583,6 +1659,7 @@ void badmcall2(void) {
 
 const char *waitreasonstr(uint32_t reason) {
 	switch (reason) {
+	case waitReasonIOWait: return "IO wait";
 	case waitReasonChanReceiveNilChan: return "chan receive (nil chan)";
 	case waitReasonChanSendNilChan: return "chan send (nil chan)";
 	case waitReasonSelect: return "select";
@@ -2331,6 +2408,20 @@ static void sysmon(void) {
 			unlock(&sched.lock);
 			now = nanotime();
 		}
+		/* The poller, if nobody looked for 10 ms (every P busy with
+		 * goroutines that do not block): its goroutines go to the
+		 * global queue, with Ms for idle Ps. */
+		int64_t lastpoll = __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE);
+		if (netpollinited() && lastpoll != 0 && lastpoll + 10 * 1000 * 1000 < now) {
+			__atomic_compare_exchange_n(&sched.lastpoll, &lastpoll, now, false, __ATOMIC_ACQ_REL,
+						    __ATOMIC_RELAXED);
+			G *list = netpoll(0);
+			if (list != NULL) {
+				incidlelocked(-1); /* as retakesyscall: checkdead must not run meanwhile */
+				injectglist(list);
+				incidlelocked(1);
+			}
+		}
 		/* timers that should have run already (their P runs a G that
 		 * does not yield): an M that steals them */
 		if (timeSleepUntil() < now)
@@ -2412,6 +2503,7 @@ static void schedinit(void) {
 	parsedebugvars();
 	mallocinit();
 	stackinit();
+	netpollinit();
 	alginit();
 	initsig();
 	minitSignalStack(&m0);

@@ -302,14 +302,18 @@ void casgstatus(G *gp, uint32_t oldval, uint32_t newval);
 void entersyscall(uintptr_t pc, uintptr_t fp);
 void exitsyscall(void);
 #define ENTERSYSCALL() entersyscall((uintptr_t)__builtin_return_address(0), (uintptr_t)__builtin_frame_address(0))
-/* netpoll stub (netpoll_stub.c): the place of Go's netpoller, which
- * idle Ms block in until the next timer; the netpoll issue replaces it */
+/* the network poller (netpoll_epoll.c): idle Ms block in netpoll until
+ * the next timer or an I/O event; it returns the goroutines the events
+ * made ready, linked through schedlink and still Gwaiting (injectglist) */
+void netpollinit(void);
 bool netpollinited(void);
-void netpoll(int64_t delay);
+G *netpoll(int64_t delay);
 void netpollBreak(void);
+bool netpollAnyWaiters(void);
 
 enum { /* Go 1.19's waitReason values */
 	waitReasonZero = 0,
+	waitReasonIOWait = 2,
 	waitReasonChanReceiveNilChan = 3,
 	waitReasonChanSendNilChan = 4,
 	waitReasonSelect = 9,
