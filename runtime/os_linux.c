@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "gl.h"
+#include "rt.h"
 
 extern int gl_argc;
 extern char **gl_argv;
@@ -53,23 +53,17 @@ void syscall_runtime_envs(G *g, GlSlice *out) {
 	*out = (GlSlice){a, n, n};
 }
 
-/* os.syscall6: a raw Linux system call; the result is the kernel's (a
- * negative errno on failure).  A leaf with no frame to speak of, so it
- * runs on the goroutine stack.  Blocking calls (read of a pipe or a
- * terminal) hold the thread: when the scheduler issue brings
- * entersyscall/exitsyscall, they go around the syscall instruction here
- * (Go's syscall.Syscall), so that the P is handed off while the call
- * blocks. */
-uintptr_t os_syscall6(G *g, uintptr_t trap, uintptr_t a1, uintptr_t a2, uintptr_t a3, uintptr_t a4, uintptr_t a5,
-		      uintptr_t a6) {
+/* os.syscall6: a Linux system call, as Go's syscall.Syscall6 (os.File
+ * I/O goes through it); the result is the kernel's (a negative errno on
+ * failure).  Around the call entersyscall/exitsyscall (proc.c): a call
+ * that blocks (a read of a terminal, a regular file on a slow disk) lets
+ * sysmon hand the P to another thread.  Pipes from os.Pipe never block
+ * here: they are non-blocking and wait in the netpoller (stdlib/os). */
+GL_NOINLINE uintptr_t os_syscall6(G *g, uintptr_t trap, uintptr_t a1, uintptr_t a2, uintptr_t a3, uintptr_t a4,
+				  uintptr_t a5, uintptr_t a6) {
 	(void)g;
-	register long r10 __asm__("r10") = (long)a4;
-	register long r8 __asm__("r8") = (long)a5;
-	register long r9 __asm__("r9") = (long)a6;
-	long ret;
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)trap), "D"((long)a1), "S"((long)a2), "d"((long)a3), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
+	ENTERSYSCALL();
+	long ret = rawsyscall6((long)trap, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5, (long)a6);
+	exitsyscall();
 	return (uintptr_t)ret;
 }

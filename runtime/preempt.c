@@ -121,7 +121,13 @@ enum { asyncPreemptStack = 768 };
 /* Whether gp, the goroutine the signal interrupted, asked to be preempted
  * (Go's wantAsyncPreempt): its own request, or its P's. */
 bool wantAsyncPreempt(G *gp) {
-	P *pp = gp->m->p;
+	/* The signal may come while this M is on g0 in dropg, between
+	 * gp->m = NULL and m->curg = NULL (exitsyscall0, park_m): gp is
+	 * switched out then, not to be preempted. */
+	M *mp = __atomic_load_n(&gp->m, __ATOMIC_RELAXED);
+	if (mp == NULL)
+		return false;
+	P *pp = __atomic_load_n(&mp->p, __ATOMIC_RELAXED);
 	return (__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) || (pp != NULL && pp->preempt)) &&
 	       readgstatus(gp) == Grunning;
 }
@@ -270,7 +276,7 @@ static bool suspendclaim(G *gp, bool *stopped) {
 	if (usemembarrier)
 		rawsyscall6(SYS_membarrier_, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0, 0, 0, 0);
 	uint32_t s = readgstatus(gp);
-	if (s != Grunnable && s != Gwaiting && s != Gpreempted) {
+	if (s != Grunnable && s != Gwaiting && s != Gpreempted && s != Gsyscall) {
 		__atomic_store_n(&gp->suspendclaim, 0, __ATOMIC_RELEASE);
 		return false;
 	}
@@ -378,6 +384,9 @@ suspendGState suspendG(G *gp, int64_t deadline) {
 		case Grunnable:
 		case Gwaiting:
 		case Gpreempted:
+		case Gsyscall: /* stopped at a safe point already (Go's
+				* _Gscansyscall): exitsyscall waits for the
+				* claim as execute does */
 			if (suspendclaim(gp, &stopped)) {
 				int64_t ns = nanotime() - t0;
 				count(&pstats.suspends, 1);

@@ -22,12 +22,13 @@
  * A G may resume on another M than it parked on, so runtime C that parks
  * reads TLS again through the noinline getg() afterwards (DESIGN.md S9).
  *
- * Blocking system calls hold their P for now (syscall_linux.c: the syscalls
- * issue adds entersyscall/exitsyscall, Psyscall and sysmon's retake with
- * handoffp, whose place is marked in sysmon below).  Preemption is
- * cooperative only: a request sets stackguard0 = GL_STACK_PREEMPT and the
- * goroutine's next prologue ends in newstack → gopreempt_m (issue 6 adds
- * sysmon's retake of long-running Gs and the SIGURG preemption).
+ * A system call that may block (syscall.Syscall, os.File I/O) goes
+ * through entersyscall/exitsyscall: its P waits in Psyscall, and sysmon's
+ * retake hands it to another M (handoffp, startm) when the call lasts, so
+ * a blocked call costs a thread but no P (docs/syscalls.md).  Preemption:
+ * a request sets stackguard0 = GL_STACK_PREEMPT and the goroutine's next
+ * prologue ends in newstack → gopreempt_m; sysmon's retake asks goroutines
+ * that run too long, and preempt.c adds the SIGURG preemption.
  */
 #define _GNU_SOURCE
 #include "rt.h"
@@ -76,6 +77,7 @@ enum {
 static void checkdead(void);
 static void stopm(void);
 static void handoffp(P *pp);
+static void wakeNetPoller(int64_t when);
 static void acquirep(P *pp);
 static P *releasep(void);
 static void mexit(void) GL_NORETURN;
@@ -703,7 +705,7 @@ static void threadexhaustion(void *arg) {
 	(void)arg;
 	printlock();
 	prints("runtime: program exceeds ");
-	printint(maxmcount);
+	printint(sched.maxmcount);
 	prints("-thread limit\n");
 	printunlock();
 	gl_throw("thread exhaustion");
@@ -714,9 +716,17 @@ static void threadexhaustion(void *arg) {
  * startm): the error report runs on g0. */
 static int64_t mReserveID(void) {
 	int64_t id = sched.mnext++;
-	if (GL_UNLIKELY(mcount() > maxmcount))
-		systemstack(threadexhaustion, NULL);
+	checkmcount();
 	return id;
+}
+
+/* Go's checkmcount: more threads than debug.SetMaxThreads allows is
+ * fatal (Go does not throttle: the limit catches runaway thread
+ * creation, such as goroutines piling up in blocking system calls).
+ * Under sched.lock. */
+void checkmcount(void) {
+	if (GL_UNLIKELY(mcount() > sched.maxmcount))
+		systemstack(threadexhaustion, NULL);
 }
 
 /* Idle Ms (under sched.lock). */
@@ -925,8 +935,27 @@ static void handoffp(P *pp) {
 		startm(pp, false);
 		return;
 	}
+	/* pp's timers stay with it while it is idle: make sure an M wakes
+	 * for the first (sysmon's retake makes Ps of goroutines in system
+	 * calls idle this way, timers and all) */
+	int64_t when = __atomic_load_n(&pp->timer0When, __ATOMIC_ACQUIRE);
 	pidleput(pp);
 	unlock(&sched.lock);
+	if (when != 0)
+		wakeNetPoller(when);
+}
+
+/* Someone must wake at when for a timer (Go's wakeNetPoller): the M
+ * blocked in netpoll, if it would sleep past it, else a spinning M, which
+ * looks at every P's timers before it sleeps. */
+static void wakeNetPoller(int64_t when) {
+	if (__atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE) == 0) {
+		int64_t pollerPollUntil = __atomic_load_n(&sched.pollUntil, __ATOMIC_ACQUIRE);
+		if (pollerPollUntil == 0 || pollerPollUntil > when)
+			netpollBreak();
+	} else {
+		wakep();
+	}
 }
 
 /* Try to get another P running, if there is an idle one and nobody is
@@ -952,6 +981,61 @@ static void resetspinning(void) {
 	if (__atomic_sub_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL) < 0)
 		gl_throw("findrunnable: negative nmspinning");
 	wakep();
+}
+
+/* Make the Gs of list (linked through schedlink, Gwaiting: the
+ * netpoller's) runnable (Go's injectglist): with no P, all on the global
+ * queue and an M started for each idle P, up to their number; with a P,
+ * as many on the global queue as there are idle Ps to run them (with an M
+ * each), the rest on this P's queue. */
+static void injectglist(G *list) {
+	if (list == NULL)
+		return;
+	int32_t n = 0;
+	G *tail = NULL;
+	for (G *gp = list; gp != NULL; gp = gp->schedlink) {
+		casgstatus(gp, Gwaiting, Grunnable);
+		tail = gp;
+		n++;
+	}
+	P *pp = getm()->p;
+	if (pp == NULL) {
+		lock(&sched.lock);
+		globrunqputbatch(list, tail, n);
+		unlock(&sched.lock);
+		for (; n > 0 && __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0; n--)
+			startm(NULL, false);
+		return;
+	}
+	int32_t npidle = __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE);
+	if (npidle > 0) {
+		G *head = list, *last = list;
+		int32_t k = 1;
+		while (k < npidle && last->schedlink != NULL) {
+			last = last->schedlink;
+			k++;
+		}
+		list = last->schedlink;
+		lock(&sched.lock);
+		globrunqputbatch(head, last, k);
+		unlock(&sched.lock);
+		for (int32_t i = 0; i < k && __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0; i++)
+			startm(NULL, false);
+	}
+	while (list != NULL) {
+		G *gp = list;
+		list = gp->schedlink;
+		runqput(pp, gp, false);
+	}
+}
+
+/* The first G of list, runnable, to run now; the rest injected. */
+static G *netpollpick(G *list) {
+	G *gp = list;
+	injectglist(gp->schedlink);
+	gp->schedlink = NULL;
+	casgstatus(gp, Gwaiting, Grunnable);
+	return gp;
 }
 
 static void incidlelocked(int32_t v) {
@@ -1179,7 +1263,7 @@ static G *stealWork(int64_t *now, int64_t *pollUntil, bool *inheritTime, bool *n
 }
 
 /* Find a goroutine to run; blocks (stopm, netpoll) until there is one.
- * Go's findRunnable, without the GC, trace and netpoll work. */
+ * Go's findRunnable, without the GC and trace work. */
 static G *findRunnable(bool *inheritTime) {
 	M *mp = getm();
 top:;
@@ -1215,7 +1299,17 @@ top:;
 			return gp;
 		}
 	}
-	/* (the netpoller's non-blocking poll goes here) */
+	/* The poller, without blocking, if goroutines wait in it and no M
+	 * is blocked in it already (it would have got the events): a cheap
+	 * look before stealing (Go's "netpoll is an optimization before
+	 * stealing"). */
+	if (netpollAnyWaiters() && __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE) != 0) {
+		G *list = netpoll(0);
+		if (list != NULL) {
+			*inheritTime = false;
+			return netpollpick(list);
+		}
+	}
 
 	/* Steal, unless half the busy Ps already have a thief: spinning Ms
 	 * burn CPU. */
@@ -1272,27 +1366,38 @@ top:;
 		pollUntil = checkTimersNoP(snap, nsnap, pollUntil);
 	}
 
-	/* Wait in the poller until the next timer, if no other M does. */
+	/* Wait in the poller, for I/O or until the next timer, if no other
+	 * M does.  An M blocked here is not idle: checkdead does not call a
+	 * program deadlocked while goroutines wait for I/O. */
 	int64_t one = __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE);
-	if (netpollinited() && pollUntil != 0 && one != 0 &&
+	if (netpollinited() && (pollUntil != 0 || netpollAnyWaiters()) && one != 0 &&
 	    __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_ACQ_REL) != 0) {
 		__atomic_store_n(&sched.pollUntil, pollUntil, __ATOMIC_RELEASE);
-		now = nanotime();
-		int64_t delay = pollUntil - now;
-		if (delay < 0)
-			delay = 0;
-		netpoll(delay);
+		int64_t delay = -1;
+		if (pollUntil != 0) {
+			now = nanotime();
+			delay = pollUntil - now;
+			if (delay < 0)
+				delay = 0;
+		}
+		G *list = netpoll(delay);
 		now = nanotime();
 		__atomic_store_n(&sched.pollUntil, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&sched.lastpoll, now, __ATOMIC_RELEASE);
 		lock(&sched.lock);
 		pp = pidleget();
 		unlock(&sched.lock);
-		if (pp != NULL) {
+		if (pp == NULL) {
+			injectglist(list); /* the global queue, and Ms for idle Ps */
+		} else {
 			acquirep(pp);
 			if (wasSpinning) {
 				mp->spinning = true;
 				__atomic_add_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL);
+			}
+			if (list != NULL) {
+				*inheritTime = false;
+				return netpollpick(list);
 			}
 			goto top;
 		}
@@ -1554,6 +1659,7 @@ void badmcall2(void) {
 
 const char *waitreasonstr(uint32_t reason) {
 	switch (reason) {
+	case waitReasonIOWait: return "IO wait";
 	case waitReasonChanReceiveNilChan: return "chan receive (nil chan)";
 	case waitReasonChanSendNilChan: return "chan send (nil chan)";
 	case waitReasonSelect: return "select";
@@ -1566,6 +1672,156 @@ const char *waitreasonstr(uint32_t reason) {
 	case waitReasonPreempted: return "preempted";
 	}
 	return "waiting";
+}
+
+/* ---- system calls (Go's entersyscall/exitsyscall) ----
+ *
+ * A goroutine about to make a system call that may block keeps its M
+ * (the thread makes the call) but lets go of its P: the P goes to
+ * Psyscall with no M, and the M remembers it in oldp.  A call that
+ * returns quickly takes its P back with one CAS (Psyscall → Pidle →
+ * Prunning); one that blocks longer than a sysmon tick has its P taken by
+ * retake (Psyscall → Pidle, handoffp), which starts another M for the P's
+ * work — so a blocked call costs a thread, not a P.  The goroutine is
+ * Gsyscall meanwhile: its frames are stable (g->sched says where they
+ * start) and it touches none of the scheduler's state until exitsyscall,
+ * so suspendG and the goroutine dump treat it as stopped.
+ *
+ * entersyscall and exitsyscall run on the goroutine stack, called from
+ * the C function that makes the system call: their fast paths are small
+ * and lock free; what needs locks or more stack runs on g0. */
+
+/* sysmon sleeps when every P is idle; a P in Psyscall is not idle, and
+ * sysmon must watch it (retake). */
+static void entersyscall_sysmon(void *arg) {
+	(void)arg;
+	lock(&sched.lock);
+	if (__atomic_load_n(&sched.sysmonwait, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&sched.sysmonwait, 0, __ATOMIC_RELEASE);
+		notewakeup(&sched.sysmonnote);
+	}
+	unlock(&sched.lock);
+}
+
+/* A stop-the-world is waiting for this P: it is stopped already (the
+ * goroutine runs no gl code until exitsyscall), so give it up now. */
+static void entersyscall_gcwait(void *arg) {
+	P *pp = arg;
+	lock(&sched.lock);
+	uint32_t s = Psyscall;
+	if (sched.stopwait > 0 && __atomic_compare_exchange_n(&pp->status, &s, Pgcstop, false, __ATOMIC_ACQ_REL,
+							      __ATOMIC_RELAXED)) {
+		pp->syscalltick++;
+		if (--sched.stopwait == 0)
+			notewakeup(&sched.stopnote);
+	}
+	unlock(&sched.lock);
+}
+
+void entersyscall(uintptr_t pc, uintptr_t fp) {
+	G *gp = getg();
+	M *mp = gp->m;
+	/* Where the goroutine's frames start, for tracebacks (the caller's
+	 * return address and frame pointer; the saved rbp at fp links to
+	 * the generated caller's frame).  Published by the status store. */
+	gp->sched.pc = pc;
+	gp->sched.sp = fp + 16;
+	gp->sched.bp = *(uintptr_t *)fp;
+	setgstatus(gp, Grunning, Gsyscall);
+	if (GL_UNLIKELY(__atomic_load_n(&sched.sysmonwait, __ATOMIC_ACQUIRE)))
+		systemstack(entersyscall_sysmon, NULL);
+	P *pp = mp->p;
+	pp->m = NULL;
+	mp->oldp = pp;
+	mp->p = NULL;
+	/* from here on, retake and stopTheWorld may take pp (CAS) */
+	__atomic_store_n(&pp->status, Psyscall, __ATOMIC_SEQ_CST);
+	if (GL_UNLIKELY(__atomic_load_n(&sched.gcwaiting, __ATOMIC_SEQ_CST)))
+		systemstack(entersyscall_gcwait, pp);
+}
+
+/* Any idle P, under the lock (Go's exitsyscallfast_pidle). */
+static void exitsyscall_pidle(void *arg) {
+	bool *ok = arg;
+	lock(&sched.lock);
+	P *pp = pidleget();
+	if (pp != NULL && __atomic_load_n(&sched.sysmonwait, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&sched.sysmonwait, 0, __ATOMIC_RELEASE);
+		notewakeup(&sched.sysmonnote);
+	}
+	unlock(&sched.lock);
+	if (pp != NULL)
+		acquirep(pp);
+	*ok = pp != NULL;
+}
+
+/* The P back without blocking: the old one if retake has not taken it
+ * (the common case, one CAS), else an idle one. */
+static bool exitsyscallfast(P *oldp) {
+	uint32_t s = Psyscall;
+	if (oldp != NULL && __atomic_load_n(&oldp->status, __ATOMIC_RELAXED) == Psyscall &&
+	    __atomic_compare_exchange_n(&oldp->status, &s, Pidle, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		acquirep(oldp);
+		return true;
+	}
+	bool ok = false;
+	if (__atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0)
+		systemstack(exitsyscall_pidle, &ok);
+	return ok;
+}
+
+/* No P: the goroutine waits on the global queue and the M stops (Go's
+ * exitsyscall0).  On g0. */
+static void exitsyscall0(G *gp) {
+	M *mp = getm();
+	casgstatus(gp, Gsyscall, Grunnable);
+	dropg(mp);
+	lock(&sched.lock);
+	P *pp = pidleget();
+	bool locked = false;
+	if (pp == NULL) {
+		globrunqput(gp);
+		locked = mp->lockedg != NULL;
+	} else if (__atomic_load_n(&sched.sysmonwait, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&sched.sysmonwait, 0, __ATOMIC_RELEASE);
+		notewakeup(&sched.sysmonnote);
+	}
+	unlock(&sched.lock);
+	if (pp != NULL) {
+		acquirep(pp);
+		execute(gp, false);
+	}
+	if (locked) {
+		/* gp runs on this thread only: wait until an M with a P
+		 * schedules it and hands us that P (startlockedm) */
+		stoplockedm();
+		execute(gp, false);
+	}
+	stopm();
+	schedule();
+}
+
+void exitsyscall(void) {
+	G *gp = getg();
+	M *mp = gp->m;
+	P *oldp = mp->oldp;
+	mp->oldp = NULL;
+	if (exitsyscallfast(oldp)) {
+		/* a new syscalltick: sysmon must not take the next call's P
+		 * for this one's duration */
+		mp->p->syscalltick++;
+		setgstatus(gp, Gsyscall, Grunning);
+		/* as execute: a suspendG caller that claimed gp while it was
+		 * in the call may still be reading its stack */
+		if (GL_UNLIKELY(suspendfence))
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (GL_UNLIKELY(__atomic_load_n(&gp->suspendclaim, __ATOMIC_RELAXED)))
+			suspendwaitexecute(gp);
+		return;
+	}
+	mcall(exitsyscall0);
+	/* runs again, perhaps on another M (nothing read from TLS above is
+	 * used after this point) */
 }
 
 /* ---- creating goroutines ---- */
@@ -1699,10 +1955,23 @@ static void stopTheWorldWithSema(void *arg) {
 	M *mp = getm();
 	lock(&sched.lock);
 	sched.stopwait = gomaxprocs;
-	__atomic_store_n(&sched.gcwaiting, 1, __ATOMIC_RELEASE);
+	/* seq_cst: against entersyscall's store of Psyscall and load of
+	 * gcwaiting (one of the two sides sees the other) */
+	__atomic_store_n(&sched.gcwaiting, 1, __ATOMIC_SEQ_CST);
 	preemptall();
 	__atomic_store_n(&mp->p->status, Pgcstop, __ATOMIC_RELEASE);
 	sched.stopwait--;
+	/* Ps in system calls: their goroutines run no gl code until
+	 * exitsyscall, which then finds its P gone */
+	for (int32_t i = 0; i < gomaxprocs; i++) {
+		P *p2 = allp[i];
+		uint32_t s = Psyscall;
+		if (__atomic_load_n(&p2->status, __ATOMIC_ACQUIRE) == Psyscall &&
+		    __atomic_compare_exchange_n(&p2->status, &s, Pgcstop, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			p2->syscalltick++;
+			sched.stopwait--;
+		}
+	}
 	P *pp;
 	while ((pp = pidleget()) != NULL) {
 		__atomic_store_n(&pp->status, Pgcstop, __ATOMIC_RELEASE);
@@ -1728,9 +1997,8 @@ static void stopTheWorldWithSema(void *arg) {
 }
 
 /* Stop every P but the caller's: each finishes what it runs up to its
- * next prologue (or block), then waits.  A goroutine that loops without
- * calls, or blocks in a system call, holds the world up (issue 6 and the
- * syscalls issue). */
+ * next prologue (or block), then waits; a P in a system call is taken
+ * as it is (its goroutine runs no gl code until exitsyscall). */
 void stopTheWorld(const char *reason) {
 	(void)reason;
 	semacquire1(&worldsema, false, waitReasonSemacquire);
@@ -1989,8 +2257,42 @@ static bool pwantsrun(P *pp, int64_t now) {
 	return w != 0 && w <= now;
 }
 
-/* sysmon's preemption of goroutines that hold a P too long (Go's retake;
- * the syscalls issue adds taking Ps from long system calls here).
+/* A P in Psyscall: take it from its M if the system call has lasted a
+ * sysmon tick (at least 20 µs: sysmon saw the same syscalltick at its last
+ * look), or the goroutine's time slice is over (sliceover), and the P is
+ * wanted — it has work queued, or no other P is idle
+ * or spinning to pick up new work, or the call has lasted 10 ms (Go's
+ * rule: a P left in Psyscall keeps sysmon from sleeping deeply).  Then
+ * handoffp gives it to another M, started if need be: this is where a
+ * blocking system call costs a thread.  Returns 1 if it took the P. */
+static uint32_t retakesyscall(P *pp, int64_t now, bool sliceover) {
+	uint32_t t = __atomic_load_n(&pp->syscalltick, __ATOMIC_RELAXED);
+	if (!sliceover && pp->sysmonsyscalltick != t) {
+		pp->sysmonsyscalltick = t;
+		pp->sysmonsyscallwhen = now;
+		return 0;
+	}
+	if (runqempty(pp) &&
+	    __atomic_load_n(&sched.nmspinning, __ATOMIC_ACQUIRE) + __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0 &&
+	    pp->sysmonsyscallwhen + 10 * 1000 * 1000 > now)
+		return 0;
+	/* Count one more M as running while the P changes hands: the M in the
+	 * call may return, find no P and stop (mput → checkdead) before
+	 * handoffp has started the M that runs this one. */
+	incidlelocked(-1);
+	uint32_t s = Psyscall;
+	uint32_t n = 0;
+	if (__atomic_compare_exchange_n(&pp->status, &s, Pidle, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		pp->syscalltick++;
+		handoffp(pp);
+		n = 1;
+	}
+	incidlelocked(1);
+	return n;
+}
+
+/* sysmon's preemption of goroutines that hold a P too long (Go's retake),
+ * and its taking of Ps from long system calls (retakesyscall).
  *
  * A P's time slice starts when it runs a goroutine not inherited through
  * runnext (schedtick counts those); sysmon sees it start at its first look
@@ -2013,7 +2315,8 @@ static uint32_t retake(int64_t now, int64_t *wake) {
 	P **ap = allpsnapshot(&np);
 	for (int32_t i = 0; i < np; i++) {
 		P *pp = ap[i];
-		if (__atomic_load_n(&pp->status, __ATOMIC_ACQUIRE) != Prunning)
+		uint32_t s = __atomic_load_n(&pp->status, __ATOMIC_ACQUIRE);
+		if (s != Prunning && s != Psyscall)
 			continue;
 		uint32_t t = __atomic_load_n(&pp->schedtick, __ATOMIC_RELAXED);
 		if (pp->sysmonschedtick != t) {
@@ -2024,6 +2327,14 @@ static uint32_t retake(int64_t now, int64_t *wake) {
 			pp->sysmonnextpreempt = 0;
 		}
 		int64_t end = pp->sysmonschedwhen + forcePreemptNS;
+		if (s == Psyscall) {
+			/* A goroutine whose slice is over, caught in a system
+			 * call (even a short one: it makes many), loses its P
+			 * now, as Go's retake does (sysretake): it cannot be
+			 * preempted there, and the P's queue waits. */
+			n += retakesyscall(pp, now, end <= now);
+			continue;
+		}
 		if (end > now) {
 			if (end < *wake)
 				*wake = end;
@@ -2096,6 +2407,20 @@ static void sysmon(void) {
 			}
 			unlock(&sched.lock);
 			now = nanotime();
+		}
+		/* The poller, if nobody looked for 10 ms (every P busy with
+		 * goroutines that do not block): its goroutines go to the
+		 * global queue, with Ms for idle Ps. */
+		int64_t lastpoll = __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE);
+		if (netpollinited() && lastpoll != 0 && lastpoll + 10 * 1000 * 1000 < now) {
+			__atomic_compare_exchange_n(&sched.lastpoll, &lastpoll, now, false, __ATOMIC_ACQ_REL,
+						    __ATOMIC_RELAXED);
+			G *list = netpoll(0);
+			if (list != NULL) {
+				incidlelocked(-1); /* as retakesyscall: checkdead must not run meanwhile */
+				injectglist(list);
+				incidlelocked(1);
+			}
 		}
 		/* timers that should have run already (their P runs a G that
 		 * does not yield): an M that steals them */
@@ -2171,12 +2496,14 @@ static void schedinit(void) {
 	m0.procid = (int64_t)gettid();
 	mcommoninit(&m0);
 	sched.mnext = 1; /* m0 */
+	sched.maxmcount = maxmcount;
 	sched.lastpoll = nanotime();
 	runtimeInitTime = sched.lastpoll;
 	ncpu = getproccount();
 	parsedebugvars();
 	mallocinit();
 	stackinit();
+	netpollinit();
 	alginit();
 	initsig();
 	minitSignalStack(&m0);

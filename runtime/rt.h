@@ -92,6 +92,7 @@ struct M {
 	G *gsignal;      /* signal-handling g, on the sigaltstack (asm) */
 	P *p;            /* attached P, NULL when idle */
 	P *nextp;        /* the P to acquire when woken (startm, startlockedm) */
+	P *oldp;         /* the P it left in Psyscall (entersyscall), to take back */
 	int64_t id;
 	int64_t procid;  /* thread id */
 	uint64_t fastrand;
@@ -167,7 +168,10 @@ struct P {
 	int32_t ntimers, timerscap;
 	int64_t timer0When;  /* atomic: when of timers[0], 0 if none */
 	bool preempt;        /* the scheduler should run soon (issue 6: retake) */
-	/* sysmon's last observation, for retake (issue 6) */
+	/* sysmon's last observation, for retake (issue 6): the slice and,
+	 * in Psyscall, the system call it saw (syscalltick) and since when */
+	uint32_t sysmonsyscalltick;
+	int64_t sysmonsyscallwhen;
 	uint32_t sysmonschedtick;
 	int64_t sysmonschedwhen;
 	uint32_t sysmonpreempted;  /* times sysmon asked this slice's goroutine to stop */
@@ -272,6 +276,7 @@ void gopreempt_m(G *gp) GL_NORETURN;
 bool canpreemptm(M *mp);
 void wakep(void);
 void startm(P *pp, bool spinning);
+void checkmcount(void); /* under sched.lock: throws past debug.SetMaxThreads */
 int32_t gcount(void);
 P **allpsnapshot(int32_t *n);
 int64_t nanotime(void);
@@ -288,14 +293,28 @@ static inline uint32_t readgstatus(const G *gp) {
 	return __atomic_load_n(&gp->atomicstatus, __ATOMIC_ACQUIRE);
 }
 void casgstatus(G *gp, uint32_t oldval, uint32_t newval);
-/* netpoll stub (netpoll_stub.c): the place of Go's netpoller, which
- * idle Ms block in until the next timer; the netpoll issue replaces it */
+/* Around a system call that may block (Go's entersyscall/exitsyscall):
+ * the P goes to Psyscall, where sysmon's retake may hand it to another M;
+ * exitsyscall gets a P back (or parks the G until one is free).  pc and
+ * fp are the caller's return address and frame address: ENTERSYSCALL()
+ * in the C function generated code called, which makes the system call.
+ * The G is Gsyscall meanwhile, stopped at a safe point for suspendG and
+ * the goroutine dump, which read its frames from g->sched. */
+void entersyscall(uintptr_t pc, uintptr_t fp);
+void exitsyscall(void);
+#define ENTERSYSCALL() entersyscall((uintptr_t)__builtin_return_address(0), (uintptr_t)__builtin_frame_address(0))
+/* the network poller (netpoll_epoll.c): idle Ms block in netpoll until
+ * the next timer or an I/O event; it returns the goroutines the events
+ * made ready, linked through schedlink and still Gwaiting (injectglist) */
+void netpollinit(void);
 bool netpollinited(void);
-void netpoll(int64_t delay);
+G *netpoll(int64_t delay);
 void netpollBreak(void);
+bool netpollAnyWaiters(void);
 
 enum { /* Go 1.19's waitReason values */
 	waitReasonZero = 0,
+	waitReasonIOWait = 2,
 	waitReasonChanReceiveNilChan = 3,
 	waitReasonChanSendNilChan = 4,
 	waitReasonSelect = 9,

@@ -81,15 +81,15 @@ int64_t runtime_debug_setGCPercent(G *g, int64_t in) {
 	return __atomic_exchange_n(&gl_gcpercent, (int32_t)in, __ATOMIC_ACQ_REL);
 }
 
-/* Go's limit on OS threads, sched.maxmcount (set under sched.lock, as Go's
- * setMaxThreads does).  0 there means the scheduler's default, 10000.
- * (proc.c checks its own constant maxmcount for now; reading
- * sched.maxmcount instead makes SetMaxThreads take effect.) */
+/* Go's limit on OS threads, sched.maxmcount (Go's setMaxThreads): set
+ * under sched.lock, and checked at once — a limit below the threads that
+ * exist already is the fatal "thread exhaustion", as in Go. */
 int64_t runtime_debug_setMaxThreads(G *g, int64_t in) {
 	(void)g;
 	lock(&sched.lock);
-	int64_t out = sched.maxmcount ? sched.maxmcount : 10000;
+	int64_t out = sched.maxmcount;
 	sched.maxmcount = in > INT32_MAX ? INT32_MAX : (int32_t)in;
+	checkmcount();
 	unlock(&sched.lock);
 	return out;
 }

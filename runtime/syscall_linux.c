@@ -4,14 +4,13 @@
  * Syscall6.  Raw system calls, no libc: each is a leaf that runs on the
  * goroutine stack.
  *
- * Syscall differs from RawSyscall in Go by entersyscall/exitsyscall
- * around the call: the P is marked Psyscall, sysmon's retake hands it to
- * another M if the call blocks for more than 20 µs (handoffp), and
- * exitsyscall gets a P back (the same one if it is still free).  That is
- * the syscalls issue; here both forms are the same, and a blocking
- * Syscall keeps its P for as long as it blocks — with GLMAXPROCS=1 no
- * other goroutine runs meanwhile.  The two calls marked below are where
- * entersyscall and exitsyscall go.
+ * Syscall differs from RawSyscall, as in Go, by entersyscall/exitsyscall
+ * around the call (proc.c): the P is marked Psyscall, sysmon's retake
+ * hands it to another M if the call blocks for more than a sysmon tick
+ * (handoffp), and exitsyscall gets a P back (the same one if it is still
+ * free).  RawSyscall keeps its P: a RawSyscall that blocks stops every
+ * goroutine of that P, with GLMAXPROCS=1 all of them.  Each is noinline,
+ * so that ENTERSYSCALL sees the generated caller's frame right above.
  */
 #include "rt.h"
 
@@ -38,19 +37,19 @@ void syscall_RawSyscall6(G *g, sysresult *out, uintptr_t trap, uintptr_t a1, uin
 	result(out, rawsyscall6((long)trap, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5, (long)a6));
 }
 
-void syscall_Syscall(G *g, sysresult *out, uintptr_t trap, uintptr_t a1, uintptr_t a2, uintptr_t a3) {
+GL_NOINLINE void syscall_Syscall(G *g, sysresult *out, uintptr_t trap, uintptr_t a1, uintptr_t a2, uintptr_t a3) {
 	(void)g;
-	/* entersyscall() goes here (the syscalls issue) */
+	ENTERSYSCALL();
 	long r = rawsyscall6((long)trap, (long)a1, (long)a2, (long)a3, 0, 0, 0);
-	/* exitsyscall() goes here */
+	exitsyscall();
 	result(out, r);
 }
 
-void syscall_Syscall6(G *g, sysresult *out, uintptr_t trap, uintptr_t a1, uintptr_t a2, uintptr_t a3,
-		      uintptr_t a4, uintptr_t a5, uintptr_t a6) {
+GL_NOINLINE void syscall_Syscall6(G *g, sysresult *out, uintptr_t trap, uintptr_t a1, uintptr_t a2,
+				  uintptr_t a3, uintptr_t a4, uintptr_t a5, uintptr_t a6) {
 	(void)g;
-	/* entersyscall() goes here (the syscalls issue) */
+	ENTERSYSCALL();
 	long r = rawsyscall6((long)trap, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5, (long)a6);
-	/* exitsyscall() goes here */
+	exitsyscall();
 	result(out, r);
 }
