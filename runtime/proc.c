@@ -77,7 +77,6 @@ enum {
 static void checkdead(void);
 static void stopm(void);
 static void handoffp(P *pp);
-static void wakeNetPoller(int64_t when);
 static void acquirep(P *pp);
 static P *releasep(void);
 static void mexit(void) GL_NORETURN;
@@ -947,8 +946,9 @@ static void handoffp(P *pp) {
 
 /* Someone must wake at when for a timer (Go's wakeNetPoller): the M
  * blocked in netpoll, if it would sleep past it, else a spinning M, which
- * looks at every P's timers before it sleeps. */
-static void wakeNetPoller(int64_t when) {
+ * looks at every P's timers before it sleeps.  For a timer added earlier
+ * than the poller waits for (time.c), and an idle P's timers (handoffp). */
+void wakeNetPoller(int64_t when) {
 	if (__atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE) == 0) {
 		int64_t pollerPollUntil = __atomic_load_n(&sched.pollUntil, __ATOMIC_ACQUIRE);
 		if (pollerPollUntil == 0 || pollerPollUntil > when)

@@ -111,18 +111,6 @@ static void dodeltimer(P *pp, int32_t i) {
 	updateTimer0When(pp);
 }
 
-/* If an earlier timer than the poller waits for was added, wake the
- * poller; if nobody polls, wake an idle P (Go's wakeNetPoller). */
-static void wakeNetPoller(int64_t when) {
-	if (__atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE) == 0) {
-		int64_t pollerPollUntil = __atomic_load_n(&sched.pollUntil, __ATOMIC_ACQUIRE);
-		if (pollerPollUntil == 0 || pollerPollUntil > when)
-			netpollBreak();
-	} else {
-		wakep();
-	}
-}
-
 /* Start t (not in any heap) on the current P's heap.  t->mu held. */
 static void addtimerLocked(timer *t) {
 	if (t->when < 0)

@@ -12,26 +12,7 @@
 #      dump shows them as "[syscall]" with their gl frames, and the process
 #      exits with status 2.
 # Every program runs under timeout: a hang is a failure, never a wait.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(dirname "$here")}
-GLC=${GLC:-glc}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
-
-fail() {
-	echo "FAIL $*"
-	status=1
-}
-
-build() { # name source
-	"$GLC" build -o "$tmp/$1" "$2" >"$tmp/$1.build" 2>&1 || {
-		fail "$1: build failed"
-		sed 's/^/    /' "$tmp/$1.build"
-		return 1
-	}
-}
+. "$(dirname "$0")/testlib.sh"
 
 # 1. testdata/runtime/netpoll_*.gl
 for src in "$top_srcdir"/testdata/runtime/netpoll_*.gl; do
