@@ -5,7 +5,7 @@
  * line's last token is an identifier, a literal, one of the keywords break,
  * continue, fallthrough, return, or one of ++ -- ) ] }.
  */
-#include "lex.h"
+#include "lexer.h"
 
 #include <stdlib.h>
 #include <string.h>

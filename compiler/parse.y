@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ast.h"
-#include "lex.h"
+#include "lexer.h"
 #include "parse.h"
 #include "parser.h"
 

@@ -3,7 +3,7 @@
 #define GLC_PARSER_H
 
 #include "ast.h"
-#include "lex.h"
+#include "lexer.h"
 
 typedef struct ParseState {
 	Lexer *lx;

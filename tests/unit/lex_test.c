@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "ast.h"
-#include "lex.h"
+#include "lexer.h"
 #include "parse.h"
 
 static int failures;
