@@ -530,7 +530,8 @@ static void printpanics(GlPanic *p) {
 	prints("\n");
 }
 
-static const char *signame(uint32_t sig) {
+/* Go's name for a fatal signal, as its crash messages print it. */
+const char *signame(uint32_t sig) {
 	switch (sig) {
 	case SIGSEGV: return "SIGSEGV: segmentation violation";
 	case SIGBUS: return "SIGBUS: bus error";

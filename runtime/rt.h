@@ -249,6 +249,7 @@ void gl_gostart(void);
  * the need of a panic path's entry (panic.c, alg.c): what runs below it
  * before the next check, a message's allocation and gopanic, with room. */
 void gl_morestackneed(G *g, uintptr_t need);
+const char *signame(uint32_t sig); /* panic.c: "SIGSEGV: segmentation violation" */
 #define RT_STACKCHECK(g, need, fixups)                                         \
 	do {                                                                   \
 		if (GL_UNLIKELY(GL_SP() - (uintptr_t)(need) < (g)->stackguard0)) { \

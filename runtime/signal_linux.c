@@ -46,16 +46,6 @@ void unminitSignalStack(M *mp) {
 		sysFree((void *)gs->stack.lo, signalStackSize, NULL);
 }
 
-static const char *signame_(int sig) {
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV: segmentation violation";
-	case SIGBUS: return "SIGBUS: bus error";
-	case SIGFPE: return "SIGFPE: floating-point exception";
-	case SIGILL: return "SIGILL: illegal instruction";
-	}
-	return "signal";
-}
-
 static void sighandler(int sig, siginfo_t *info, void *ctx) {
 	ucontext_t *uc = ctx;
 	G *g = tls_g;
@@ -97,7 +87,7 @@ static void sighandler(int sig, siginfo_t *info, void *ctx) {
 		prints("fatal error: unexpected signal during runtime execution\n");
 	}
 	prints("[signal ");
-	prints(signame_(sig));
+	prints(signame((uint32_t)sig));
 	prints(" code=");
 	printhex((uint64_t)info->si_code);
 	prints(" addr=");

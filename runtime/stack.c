@@ -521,18 +521,23 @@ void copystack(G *g, uint64_t newsize) {
  * SAVEDREGS_SIZE (above the block and its return address) and wants its
  * function's data frame (or runtime C, need bytes) below that.  Returns the
  * sp to resume at: the same, or the block's place on the new stack. */
+/* "<what>0x... stack=[0x..., 0x...]", Go's way of showing where sp was. */
+static void printstackat(const char *what, uintptr_t sp, GlStack stk) {
+	prints(what);
+	printhex(sp);
+	prints(" stack=[");
+	printhex(stk.lo);
+	prints(", ");
+	printhex(stk.hi);
+	prints("]\n");
+}
+
 uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 	if (g == g->m->g0)
 		gl_throw("morestack on g0");
 	if (sp < g->stack.lo || sp >= g->stack.hi) {
 		printlock();
-		prints("runtime: newstack sp=");
-		printhex(sp);
-		prints(" stack=[");
-		printhex(g->stack.lo);
-		prints(", ");
-		printhex(g->stack.hi);
-		prints("]\n");
+		printstackat("runtime: newstack sp=", sp, g->stack);
 		printunlock();
 		gl_throw(sp < g->stack.lo ? "stack overflow below stack.lo (a frame exceeded the reserve band)"
 					  : "morestack: sp outside the goroutine stack");
@@ -590,13 +595,7 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 			prints("runtime: goroutine stack exceeds ");
 			printuint(maxstacksize);
 			prints("-byte limit\n");
-			prints("runtime: sp=");
-			printhex(sp);
-			prints(" stack=[");
-			printhex(g->stack.lo);
-			prints(", ");
-			printhex(g->stack.hi);
-			prints("]\n");
+			printstackat("runtime: sp=", sp, g->stack);
 			printunlock();
 			gl_throw("stack overflow");
 		}
