@@ -132,13 +132,13 @@ bool wantAsyncPreempt(G *gp) {
 	       readgstatus(gp) == Grunning;
 }
 
-/* Whether the thread, interrupted at pc with rsp sp and rbp bp, runs gp's
- * generated code at a point where it may be stopped (Go's
- * isAsyncSafePoint).  Everything generated code keeps is then in its
+/* Whether the thread, interrupted at pc with rsp sp and rbp bp while its
+ * current G was g, runs gp's generated code at a point where it may be
+ * stopped (Go's isAsyncSafePoint).  Everything generated code keeps is then in its
  * registers, its C frame and its data frames, and the chain of frame
  * records from bp is whole:
- *  - the thread runs gp on gp's own stack (not g0, not a systemstack
- *    call, not the signal stack), and may be preempted (no runtime locks,
+ *  - the thread runs gp on gp's own stack (g is gp: not g0, not a
+ *    systemstack call, not the signal stack), and may be preempted (no runtime locks,
  *    not dying, not in a print statement: canpreemptm);
  *  - pc is in gltext, generated code: not the runtime, not libc, not a
  *    gldefer thunk;
@@ -153,9 +153,9 @@ bool wantAsyncPreempt(G *gp) {
  *    the preemption poison), and bp lies in [sp, hi).
  * The data-frame chain (g->topframe) needs no test: a frame is linked by
  * one store, after it is zeroed, and unlinked by one store. */
-static bool isAsyncSafePoint(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
+static bool isAsyncSafePoint(G *g, G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 	M *mp = gp->m;
-	if (tls_g != gp || mp->curg != gp || !canpreemptm(mp))
+	if (g != gp || mp->curg != gp || !canpreemptm(mp))
 		return false;
 	if (sp < gp->stack.lo + asyncPreemptStack || sp >= gp->stack.hi)
 		return false;
@@ -172,20 +172,18 @@ static bool isAsyncSafePoint(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 	return true;
 }
 
-/* The SIGURG handler's work (signal_linux.c passes the interrupted pc, sp
- * and bp; Go's doSigPreempt).  Returns true if it rewrote pc and sp so the
- * thread calls asyncPreempt on return from the handler.  Runs on the
- * signal stack with signals blocked: only loads, stores, atomics and
+/* The SIGURG handler's work (signal_linux.c passes the G the signal
+ * interrupted — tls_g is the M's gsignal meanwhile — and the interrupted
+ * pc, sp and bp; Go's doSigPreempt).  Returns true if it rewrote pc and sp
+ * so the thread calls asyncPreempt on return from the handler.  Runs on
+ * the signal stack with signals blocked: only loads, stores, atomics and
  * clock_gettime (the vDSO: async-signal-safe). */
-bool sigpreempt(uintptr_t *pc, uintptr_t *sp, uintptr_t bp) {
-	G *g = tls_g;
-	if (g == NULL)
-		return false; /* not an M (a thread of a test's C code) */
+bool sigpreempt(G *g, uintptr_t *pc, uintptr_t *sp, uintptr_t bp) {
 	M *mp = g->m;
 	G *gp = mp->curg;
 	bool inject = false;
 	if (gp != NULL && wantAsyncPreempt(gp)) {
-		inject = !gl_debug.asyncpreemptoff && isAsyncSafePoint(gp, *pc, *sp, bp);
+		inject = !gl_debug.asyncpreemptoff && isAsyncSafePoint(g, gp, *pc, *sp, bp);
 		if (!inject)
 			count(&pstats.refused, 1);
 	}

@@ -485,7 +485,7 @@ void preemptinit(void);          /* at start-up: membarrier for the claim */
 bool preemptM(M *mp);             /* false: a signal was in flight already */
 suspendGState suspendG(G *gp, int64_t deadline); /* deadline 0: none */
 void resumeG(suspendGState state);
-bool sigpreempt(uintptr_t *pc, uintptr_t *sp, uintptr_t bp);
+bool sigpreempt(G *g, uintptr_t *pc, uintptr_t *sp, uintptr_t bp);
 bool wantAsyncPreempt(G *gp);
 void asyncPreempt(void);         /* preempt_amd64.S */
 void asyncPreempt2(uintptr_t *regs);

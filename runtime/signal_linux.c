@@ -110,16 +110,32 @@ static void sighandler(int sig, siginfo_t *info, void *ctx) {
 /* ---- SIGURG: asynchronous preemption ----
  * preemptM sends it to one thread (tgkill).  The handler runs on the M's
  * signal stack with every other signal blocked; sigpreempt decides and
- * may redirect the thread to asyncPreempt, by rewriting rip and rsp. */
+ * may redirect the thread to asyncPreempt, by rewriting rip and rsp.
+ *
+ * It runs as the M's gsignal, as every handler here (Go's sigtrampgo
+ * does the same), and puts the interrupted G back on the way out.  Not
+ * only for tidiness: systemstack (nanotime's way to the vDSO) decides from
+ * tls_g where it runs.  With tls_g still the interrupted goroutine it would
+ * take itself for that goroutine: save its own state into g->sched and
+ * clear g->sched.sp on return.  A signal landing in gl_morestack between
+ * the save of the goroutine's state and the switch to g0 then left
+ * newstack a goroutine with sched.sp == 0 ("copystack: goroutine is not
+ * switched out", 1 run in 25 of stack_release under stackforcemove), and
+ * one landing in execute() before gogo, a gogo to sp 0. */
 static void sigurg(int sig, siginfo_t *info, void *ctx) {
 	(void)sig;
 	(void)info;
+	G *g = tls_g;
+	if (g == NULL) /* a thread that is not an M (a test's C code) */
+		return;
 	greg_t *r = ((ucontext_t *)ctx)->uc_mcontext.gregs;
 	uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP];
-	if (sigpreempt(&pc, &sp, (uintptr_t)r[REG_RBP])) {
+	setg(g->m->gsignal);
+	if (sigpreempt(g, &pc, &sp, (uintptr_t)r[REG_RBP])) {
 		r[REG_RIP] = (greg_t)pc;
 		r[REG_RSP] = (greg_t)sp;
 	}
+	setg(g);
 }
 
 /* ---- SIGQUIT: every goroutine's stack, as Go prints it ----

@@ -7,7 +7,8 @@
 #      .out (written by hand: they use gl's test hooks), as they are and with
 #      every stack moved at every function entry (GLDEBUG=stackforcemove=1):
 #      registers kept alive across a forced stack scan, a storm of
-#      preemption requests against deep recursion;
+#      preemption requests against deep recursion, signals landing in the
+#      runtime's own stack switches (preempt_clock);
 #   2. GLDEBUG=asyncpreemptoff=1: bench/preempt/preempt.gl hangs, and
 #      `timeout 5` ends it with 124; leaf.gl's loop through a frameless leaf
 #      hangs too, its loop through a function with a prologue does not;
