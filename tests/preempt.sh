@@ -59,10 +59,15 @@ fi
 
 # 3. SIGQUIT
 sigquit() { # GLTRACEBACK value; leaves the dump in $tmp/sq.err, the exit status in $rc
+	# The previous run's "ready" must not be seen: the shell goes on
+	# before the child truncates sq.out, and a SIGQUIT sent before the
+	# program installs its handler is lost (a background job starts with
+	# SIGQUIT ignored), leaving timeout to end the run with 124.
+	rm -f "$tmp/sq.out"
 	GLTRACEBACK=$1 timeout 20 "$tmp/sigquit" >"$tmp/sq.out" 2>"$tmp/sq.err" &
 	pid=$!
 	i=0
-	while [ $i -lt 200 ] && ! grep -q ready "$tmp/sq.out"; do
+	while [ $i -lt 200 ] && ! grep -qs ready "$tmp/sq.out"; do
 		sleep 0.05
 		i=$((i + 1))
 	done
