@@ -2306,7 +2306,11 @@ static uint32_t retakesyscall(P *pp, int64_t now, bool sliceover) {
  * Go waits for its next tick to see a slice expire and ticks every 10 ms
  * once idle, so a goroutine runs 10–20 ms (bench/preempt's steady 20 ms).
  * Here *wake gets the earliest moment sysmon must look again: a slice's
- * end, or the next timer of a P whose slice is over.  Returns how many Ps
+ * end, or the next timer of a P whose slice is over — and, while any P
+ * runs, at most sysmonNoticeNS from now: a slice is timed from the look
+ * that first sees it, so a new slice that starts during a long sleep
+ * would otherwise be seen, and preempted, up to a whole sleep late (the
+ * first 10 ms sleep of bench/preempt took 13–22 ms).  Returns how many Ps
  * began a new slice after a preemption sysmon asked for: sysmon then
  * looks often for a while, to see the next slice start on time. */
 static uint32_t retake(int64_t now, int64_t *wake) {
@@ -2327,6 +2331,8 @@ static uint32_t retake(int64_t now, int64_t *wake) {
 			pp->sysmonnextpreempt = 0;
 		}
 		int64_t end = pp->sysmonschedwhen + forcePreemptNS;
+		if (now + sysmonNoticeNS < *wake)
+			*wake = now + sysmonNoticeNS;
 		if (s == Psyscall) {
 			/* A goroutine whose slice is over, caught in a system
 			 * call (even a short one: it makes many), loses its P
@@ -2446,6 +2452,14 @@ void exit_m(void *code) {
 
 static void startsysmon(void *arg) {
 	(void)arg;
+	/* The main goroutine's slice began a moment ago: time it from now,
+	 * not from sysmon's first look, which a new thread may take
+	 * milliseconds to make (bench/preempt's first sleep then took 13 ms). */
+	int64_t now = nanotime();
+	for (int32_t i = 0; i < gomaxprocs; i++) {
+		allp[i]->sysmonschedtick = allp[i]->schedtick;
+		allp[i]->sysmonschedwhen = now;
+	}
 	lock(&sched.lock);
 	int64_t id = mReserveID();
 	unlock(&sched.lock);
