@@ -134,12 +134,12 @@ bool wantAsyncPreempt(G *gp) {
 
 /* Whether the thread, interrupted at pc with rsp sp and rbp bp while its
  * current G was g, runs gp's generated code at a point where it may be
- * stopped (Go's isAsyncSafePoint).  Everything generated code keeps is then in its
- * registers, its C frame and its data frames, and the chain of frame
- * records from bp is whole:
+ * stopped (Go's isAsyncSafePoint).  Everything generated code keeps is
+ * then in its registers, its C frame and its data frames, and the chain
+ * of frame records from bp is whole:
  *  - the thread runs gp on gp's own stack (g is gp: not g0, not a
- *    systemstack call, not the signal stack), and may be preempted (no runtime locks,
- *    not dying, not in a print statement: canpreemptm);
+ *    systemstack call, not the signal stack), and may be preempted (no
+ *    runtime locks, not dying, not in a print statement: canpreemptm);
  *  - pc is in gltext, generated code: not the runtime, not libc, not a
  *    gldefer thunk;
  *  - pc is at or after its function's entry record (GL_PCLINE, emitted as
