@@ -2315,6 +2315,7 @@ static uint32_t retakesyscall(P *pp, int64_t now, bool sliceover) {
  * looks often for a while, to see the next slice start on time. */
 static uint32_t retake(int64_t now, int64_t *wake) {
 	uint32_t n = 0;
+	bool running = false;
 	int32_t np;
 	P **ap = allpsnapshot(&np);
 	for (int32_t i = 0; i < np; i++) {
@@ -2331,8 +2332,7 @@ static uint32_t retake(int64_t now, int64_t *wake) {
 			pp->sysmonnextpreempt = 0;
 		}
 		int64_t end = pp->sysmonschedwhen + forcePreemptNS;
-		if (now + sysmonNoticeNS < *wake)
-			*wake = now + sysmonNoticeNS;
+		running = true;
 		if (s == Psyscall) {
 			/* A goroutine whose slice is over, caught in a system
 			 * call (even a short one: it makes many), loses its P
@@ -2363,6 +2363,9 @@ static uint32_t retake(int64_t now, int64_t *wake) {
 		if (w != 0 && w < *wake)
 			*wake = w;
 	}
+	/* a slice that starts while sysmon sleeps is seen within sysmonNoticeNS */
+	if (running && now + sysmonNoticeNS < *wake)
+		*wake = now + sysmonNoticeNS;
 	return n;
 }
 

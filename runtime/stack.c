@@ -516,11 +516,6 @@ void copystack(G *g, uint64_t newsize) {
 
 /* ---- newstack ---- */
 
-/* Called by gl_morestack (need ~0) or gl_morestackneed on g0.  sp is the
- * register block on g's stack; the prologue that failed ran with rsp = sp +
- * SAVEDREGS_SIZE (above the block and its return address) and wants its
- * function's data frame (or runtime C, need bytes) below that.  Returns the
- * sp to resume at: the same, or the block's place on the new stack. */
 /* "<what>0x... stack=[0x..., 0x...]", Go's way of showing where sp was. */
 static void printstackat(const char *what, uintptr_t sp, GlStack stk) {
 	prints(what);
@@ -532,6 +527,11 @@ static void printstackat(const char *what, uintptr_t sp, GlStack stk) {
 	prints("]\n");
 }
 
+/* Called by gl_morestack (need ~0) or gl_morestackneed on g0.  sp is the
+ * register block on g's stack; the prologue that failed ran with rsp = sp +
+ * SAVEDREGS_SIZE (above the block and its return address) and wants its
+ * function's data frame (or runtime C, need bytes) below that.  Returns the
+ * sp to resume at: the same, or the block's place on the new stack. */
 uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 	if (g == g->m->g0)
 		gl_throw("morestack on g0");
