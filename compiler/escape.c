@@ -122,6 +122,42 @@ static void addroot(Esc *e, Vec *roots, Obj *r) {
 }
 
 static void sources(Esc *e, Node *n, Vec *roots, Vec *holds);
+static void escape(Esc *e, Node *n);
+
+/* A value of type from stored where a value of type to goes is boxed when
+ * to is an interface and from is not pointer-shaped: it is copied into a
+ * heap object, and a heap object may never hold a stack address (S4: the
+ * stack's move would not fix it), so what the value holds escapes. */
+static bool boxed(Type *from, Type *to) {
+	return from && to && isinterface(to) && !isinterface(from) && !isdirectiface(from);
+}
+
+/* The sources of value n stored into a place of type to (a composite
+ * literal's element, a conversion's operand, a parameter). */
+static void sourcesinto(Esc *e, Node *n, Type *to, Vec *roots, Vec *holds) {
+	if (boxed(n->type, to))
+		escape(e, n);
+	else
+		sources(e, n, roots, holds);
+}
+
+/* The type of a composite literal's i-th element el (keyed or not). */
+static Type *elemtype(Type *lit, Node *el, int i) {
+	Type *u = under(lit);
+	if (u->kind == T_ARRAY)
+		return u->elem;
+	if (u->kind != T_STRUCT)
+		return NULL;
+	if (el->kind == N_KEYVAL && el->a->kind == N_IDENT) {
+		for (int k = 0; k < u->fields.n; k++) {
+			Field *f = u->fields.v[k];
+			if (f->name && !strcmp(f->name, el->a->name))
+				return f->type;
+		}
+		return NULL;
+	}
+	return i < u->fields.n ? ((Field *)u->fields.v[i])->type : NULL;
+}
 
 /* The sources of &x: a local's address (x, x.f, x[i] of an array), or,
  * when x's storage is reached through a pointer or a slice (p.f, s[i],
@@ -190,6 +226,13 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 			sources(e, n->a, roots, holds); /* s[i:j] of a slice holds what s holds */
 		return;
 	}
+	case N_INDEX:
+		/* an element of a local array value is in the array's own
+		 * storage: it holds what the array holds.  Elements of slices,
+		 * strings and maps are loaded through a pointer. */
+		if (n->a->type && under(n->a->type)->kind == T_ARRAY)
+			sources(e, n->a, roots, holds);
+		return;
 	case N_TYPEASSERT:
 		/* x.(T) gives back what the interface x holds */
 		sources(e, n->a, roots, holds);
@@ -201,11 +244,13 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 		return;
 	case N_CALL:
 		if ((n->flags & NF_CONVERSION) && n->list.n == 1) {
+			Node *x = n->list.v[0];
 			Type *to = n->type;
-			/* conversions that copy (to string, []byte(s)) hold nothing */
-			if (to && (under(to)->kind == T_POINTER || under(to)->kind == T_UNSAFEPTR || under(to)->kind == T_SLICE ||
-				   under(to)->kind == T_STRUCT || under(to)->kind == T_INTERFACE))
-				sources(e, n->list.v[0], roots, holds);
+			/* conversions that copy bytes (to a string, []byte(s),
+			 * []rune(s)) hold nothing; the others keep the value */
+			if (!to || under(to)->kind == T_STRING || (x->type && under(x->type)->kind == T_STRING))
+				return;
+			sourcesinto(e, x, to, roots, holds);
 			return;
 		}
 		if ((n->flags & NF_CALLEE_BUILTIN) && n->ival == B_APPEND && n->list.n)
@@ -218,7 +263,8 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 		if (n->type && (under(n->type)->kind == T_STRUCT || under(n->type)->kind == T_ARRAY))
 			for (int i = 0; i < n->list.n; i++) {
 				Node *el = n->list.v[i];
-				sources(e, el->kind == N_KEYVAL ? el->b : el, roots, holds);
+				Type *to = elemtype(n->type, el, i);
+				sourcesinto(e, el->kind == N_KEYVAL ? el->b : el, to, roots, holds);
 			}
 		return;
 	case N_BINARY:
@@ -375,7 +421,7 @@ static void walkcall(Esc *e, Node *n) {
 			continue;
 		Obj *p = calleeparam(n, i, false);
 		bool variadic = sig && sig->kind == T_FUNC && sig->variadic && i >= sig->fields.n - 1 && !n->op;
-		if (!p || p->escapes || variadic)
+		if (!p || p->escapes || variadic || boxed(a->type, p->type))
 			escape(e, a);
 		else {
 			/* what the argument holds flows into the parameter: if the
@@ -578,8 +624,10 @@ static void walkstmt(Esc *e, Node *n) {
 			Node *c = n->list.v[i];
 			for (int j = 0; j < c->list.n; j++)
 				walkexpr(e, c->list.v[j]);
-			if (n->kind == N_TYPESWITCH && c->obj)
+			if (n->kind == N_TYPESWITCH && c->obj) {
+				c->obj->loopdepth = e->loopdepth;
 				flowto(e, n->b->a, c->obj);
+			}
 			walkstmts(e, &c->list2);
 		}
 		return;
@@ -635,19 +683,21 @@ static void solve(Esc *e) {
 			}
 		}
 	}
-	/* an address stored in an escaping holder escapes; an allocation site
-	 * whose address reaches a variable outliving its loop iteration too */
+	/* an address stored in an escaping holder escapes; so does the address
+	 * of a variable declared in a loop (or of an allocation site in one)
+	 * that reaches a variable outliving the iteration: the frame has one
+	 * slot for it, and the next iteration's variable would reuse it */
 	for (int i = 0; i + 1 < e->addrof.n; i += 2) {
 		Obj *r = e->addrof.v[i], *h = e->addrof.v[i + 1];
 		if (has(&e->eschold, h))
 			add(&e->escroots, r);
-		if (r->isalloc && !h->isalloc && h->loopdepth < r->loopdepth)
+		if (!h->isalloc && h->loopdepth < r->loopdepth)
 			add(&e->escroots, r);
 	}
-	/* ... also through holders: q := p, where p holds the site */
+	/* ... also through holders: q := p, where p holds the address */
 	for (int j = 0; j + 1 < e->addrof.n; j += 2) {
 		Obj *r = e->addrof.v[j];
-		if (!r->isalloc || r->loopdepth == 0 || has(&e->escroots, r))
+		if (r->loopdepth == 0 || has(&e->escroots, r))
 			continue;
 		Vec reach = {0};
 		vpush(&reach, e->addrof.v[j + 1]);
