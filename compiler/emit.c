@@ -26,7 +26,7 @@
 
 Buf gdecls, gfuncs;
 Buf gprotos;
-static Buf gtypes, gdescs, gfwd, gglobals, gvardefs;
+static Buf gtypes, gdescs, gfwd, gglobals, gvardefs, groots;
 /* per unit (C file): */
 static Package *unitpkg;
 static int unitid;
@@ -1116,6 +1116,9 @@ static void defineglobal(Obj *o, Node *id) {
 	/* declared in every part of the unit, defined in the first */
 	bprintf(&gglobals, "extern %s %s;\n", ctype(o->type), o->cname);
 	bprintf(&gvardefs, "%s %s; /* %s:%d */\n", ctype(o->type), o->cname, fileof(id->pos), id->pos.line);
+	/* a variable that can hold pointers is a root of the collector */
+	if (haspointers(o->type))
+		bprintf(&groots, "GL_GLOBAL_ROOT(%s, %s);\n", o->cname, typedesc(o->type));
 	firstinunit(o->cname);
 }
 
@@ -1126,7 +1129,7 @@ void declareglobal(Obj *o) {
 }
 
 static void resetunit(Package *p) {
-	Buf *bufs[] = {&gdecls, &gfuncs, &gprotos, &gtypes, &gdescs, &gfwd, &gglobals, &gvardefs};
+	Buf *bufs[] = {&gdecls, &gfuncs, &gprotos, &gtypes, &gdescs, &gfwd, &gglobals, &gvardefs, &groots};
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
 		bufs[i]->n = 0;
 	structs.n = descs.n = itabs.n = unitnames.n = cglobals.n = wrappers.n = 0;
@@ -1258,5 +1261,9 @@ void writepart(Package *p, int part, FILE *o) {
 	if (part == 0) {
 		fputs("\n/* ---- type descriptors ---- */\n", o);
 		fputs(bstr(&gdescs), o);
+		if (groots.n) {
+			fputs("\n/* ---- the collector's roots: variables that hold pointers ---- */\n", o);
+			fputs(bstr(&groots), o);
+		}
 	}
 }

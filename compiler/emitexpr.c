@@ -111,9 +111,13 @@ static const char *newtemp(Type *t, bool frame) {
 		bprintf(&fn->decls, "\t%s %s;\n", ct, x->name);
 		return x->name;
 	}
-	if (!t) /* a map iterator: pointers into the map, never into the stack */
+	if (!t) {
+		/* a map iterator: pointers into the map (never into the stack),
+		 * a root while the loop runs; the runtime describes its layout */
 		bprintf(&fn->frameptr, "\tGlMapIter %s;\n", x->name);
-	else if (haspointers(t)) {
+		vpush(&fn->frameslots, (void *)x->name);
+		vpush(&fn->frametypes, NULL);
+	} else if (haspointers(t)) {
 		bprintf(&fn->frameptr, "\t%s %s;\n", ct, x->name);
 		vpush(&fn->frameslots, (void *)x->name);
 		vpush(&fn->frametypes, t);

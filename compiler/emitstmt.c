@@ -1142,7 +1142,7 @@ static void emitfuncinfo(const char *framestruct) {
 		bprintf(&b, "static const GlFrameSlot %s__slots[] = {\n", fn->cname);
 		for (int i = 0; i < fn->frameslots.n; i++)
 			bprintf(&b, "\t{offsetof(%s, %s), %s},\n", framestruct, (char *)fn->frameslots.v[i],
-				typedesc(fn->frametypes.v[i]));
+				fn->frametypes.v[i] ? typedesc(fn->frametypes.v[i]) : "&gl_mapitertype");
 		bprintf(&b, "};\n");
 	}
 	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {\"%s\", \"%s\", %d, %s, %s, %d, (void (*)(void))%s};\n",

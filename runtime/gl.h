@@ -380,6 +380,16 @@ void gl_morestack(G *g);
  * checks the fixed frame alone against the band (compiler/stackcheck.c). */
 #define GL_OPAQUE(n) ({ size_t n_ = (n); __asm__("" : "+r"(n_)); n_; })
 
+/* A scan of this goroutine's stack (a signal landing here, suspendG,
+ * copystack, the collector) follows topframe: the header and the zeroed
+ * pointer slots must be in memory before the link makes the frame
+ * visible.  gcc would otherwise store the link first (it did in 747 of 801
+ * framed functions of one program); tests/preemptentry.py checks the order
+ * in the machine code.  The scanner runs on this thread (signal) or after
+ * the goroutine stopped (a synchronizing hand-over), so ordering the
+ * compiler's stores is enough: x86-64 keeps stores in program order. */
+#define GL_FRAME_PUBLISH_BARRIER() __asm__ volatile("" ::: "memory")
+
 /* Carve the data frame, zero it (the collector and copystack must never
  * see garbage pointers), and link it.  GL_FRAME_ENTERZ zeroes only the
  * first zerolen bytes: glc puts the header and the members that hold
@@ -395,6 +405,7 @@ void gl_morestack(G *g);
 		fpoff = GL_RBP() - (uintptr_t)fp;                              \
 		fp->h.prev = (g)->topframe;                                    \
 		fp->h.fn = &(info);                                            \
+		GL_FRAME_PUBLISH_BARRIER();                                    \
 		(g)->topframe = &fp->h;                                        \
 	} while (0)
 #define GL_FRAME_ENTER(g, T, fp, fpoff, info) GL_FRAME_ENTERZ(g, T, fp, fpoff, info, sizeof(T))
@@ -403,6 +414,17 @@ void gl_morestack(G *g);
  * the frame pointer, which copystack relocated (S2). */
 #define GL_FRAME_RELOAD(T, fp, fpoff) (fp = (T *)(GL_RBP() - (fpoff)))
 #define GL_FRAME_LEAVE(g, fp) ((g)->topframe = (fp)->h.prev)
+
+/* A package variable that can hold pointers, for the collector: glc
+ * emits one record per variable into the section glroots, and the
+ * runtime walks them from __start_glroots to __stop_glroots (mgc.c), as
+ * tracebacks walk glpcln.  typ's gcdata says which words are pointers. */
+typedef struct GlGlobalRoot {
+	void *addr;
+	const GlType *typ;
+} GlGlobalRoot;
+#define GL_GLOBAL_ROOT(var, typ)                                               \
+	static const GlGlobalRoot var##__root __attribute__((used, section("glroots"), aligned(8))) = {&var, typ}
 
 /* A pc/line record for the call that follows (see GlPcLine). */
 #define GL_PCLINE_STR(x) #x
@@ -487,6 +509,7 @@ typedef struct GlMapIter {
 	uintptr_t startBucket, bucket, i, B, wrapped, offset, checkBucket;
 	uintptr_t pad_[2];
 } GlMapIter;
+extern const GlType gl_mapitertype; /* its layout, for stack maps */
 void mapiterinit(G *g, const GlType *maptype, GlMap *m, GlMapIter *it);
 void mapiternext(GlMapIter *it);
 

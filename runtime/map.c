@@ -1023,6 +1023,16 @@ void mapclear(G *g, const GlType *mt, GlMap *h) {
  * bucket), startBucket, bucket (next bucket to visit), i (next slot), B,
  * wrapped, offset (slot rotation), checkBucket (see mapiternext). */
 
+/* The layout of a GlMapIter for the stack maps: glc lists a range loop's
+ * iterator as a frame slot of this type, so that a scan sees the map and
+ * the bucket it walks.  Words 0 key, 1 elem, 3 h, 4 buckets and 5 bptr
+ * point into the heap; word 2, t, is a static descriptor. */
+static const uint8_t mapiter_ptrmask[] = {0x3b};
+const GlType gl_mapitertype = {
+	.size = sizeof(GlMapIter), .ptrdata = 6 * sizeof(void *), .kind = GL_KIND_STRUCT, .align = 8,
+	.gcdata = mapiter_ptrmask, .str = {(const uint8_t *)"runtime.hiter", 13},
+};
+
 void mapiterinit(G *g, const GlType *mt, GlMap *h, GlMapIter *it) {
 	(void)g;
 	memset(it, 0, sizeof *it);

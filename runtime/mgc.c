@@ -11,6 +11,50 @@
  */
 #include "rt.h"
 
+/* ---- roots: package variables ---- */
+
+/* glc's GL_GLOBAL_ROOT records, one per package variable that can hold
+ * pointers (weak: a program may have none). */
+extern const GlGlobalRoot __start_glroots[] __attribute__((weak));
+extern const GlGlobalRoot __stop_glroots[] __attribute__((weak));
+
+/* Call f on every word of a package variable that the variable's type
+ * says holds a pointer. */
+void gcscanglobals(void (*f)(uintptr_t *slot, void *arg), void *arg) {
+	for (const GlGlobalRoot *r = __start_glroots; r < __stop_glroots; r++) {
+		uintptr_t *w = r->addr;
+		for (uint64_t i = 0; i < r->typ->ptrdata / 8; i++)
+			if (r->typ->gcdata[i / 8] >> (i % 8) & 1)
+				f(&w[i], arg);
+	}
+}
+
+/* runtime.ScanGlobalsForTest: which of objs (each size bytes) a root
+ * among the package variables points into. */
+typedef struct globalscan {
+	const GlSlice *objs;
+	uintptr_t size;
+	uint8_t seen[64];
+} globalscan;
+
+static void globalhit(uintptr_t *slot, void *arg) {
+	globalscan *a = arg;
+	const uintptr_t *objs = a->objs->ptr;
+	for (int64_t i = 0; i < a->objs->len && i < 64; i++)
+		if (*slot - objs[i] < a->size)
+			a->seen[i] = 1;
+}
+
+int64_t runtime_scanGlobalsForTest(G *g, const GlSlice *objs, uintptr_t size) {
+	(void)g;
+	globalscan a = {objs, size, {0}};
+	gcscanglobals(globalhit, &a);
+	int64_t n = 0;
+	for (int i = 0; i < 64; i++)
+		n += a.seen[i];
+	return n;
+}
+
 static void gcshrink_m(void *arg) {
 	(void)arg;
 	shrinkstacks();

@@ -152,7 +152,9 @@ bool wantAsyncPreempt(G *gp) {
  *    (measured from stack.lo: stackguard0 may be stackforcemove's hi or
  *    the preemption poison), and bp lies in [sp, hi).
  * The data-frame chain (g->topframe) needs no test: a frame is linked by
- * one store, after it is zeroed, and unlinked by one store. */
+ * one store, after its header is written and it is zeroed (gl.h's
+ * GL_FRAME_PUBLISH_BARRIER keeps gcc to that order), and unlinked by one
+ * store. */
 static bool isAsyncSafePoint(G *g, G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 	M *mp = gp->m;
 	if (g != gp || mp->curg != gp || !canpreemptm(mp))
@@ -446,6 +448,36 @@ static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	return true;
 }
 
+/* The words of a goroutine stopped synchronously (parked through mcall,
+ * or in gl_morestack at a prologue) that no stack map describes: from the
+ * register block its switch pushed (g->sched.sp) up to and with the frame
+ * record of the function that owns the innermost data frame.  That covers
+ * a function stopped in its prologue, whose pointer parameters are still
+ * only in registers (saved in the block) or in gcc's spills of its C frame
+ * — its data frame does not exist yet — and runtime C frames between the
+ * park and the gl code that called them.  The owner of topframe is the
+ * first frame record on the rbp chain above it: a data frame is alloca'd
+ * below its function's rbp.  [*lo, *hi); false if gp has no saved state. */
+static bool syncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
+	uintptr_t sp = gp->sched.sp, lim = gp->stack.hi;
+	if (gp->asyncSafePoint || sp == 0 || sp < gp->stack.lo || sp >= lim)
+		return false;
+	uintptr_t top = (uintptr_t)gp->topframe, end = lim;
+	/* a chain that leaves the stack or stops climbing ends the walk: then
+	 * the whole stack above sp is scanned, which is safe */
+	for (uintptr_t bp = gp->sched.bp; top != 0 && bp > sp && bp + 16 <= lim; bp = *(uintptr_t *)bp) {
+		if (bp > top) {
+			end = bp + 16;
+			break;
+		}
+		if (*(uintptr_t *)bp <= bp)
+			break;
+	}
+	*lo = sp;
+	*hi = end;
+	return true;
+}
+
 /* ---- package runtime ---- */
 
 /* stdlib/runtime's PreemptStats, field for field. */
@@ -497,8 +529,9 @@ static bool hits(const scanargs *a, uintptr_t w, uint8_t *seen) {
 }
 
 /* The collector's view of a suspended goroutine's stack: every data
- * frame's pointer slots (precise), and if it was stopped asynchronously its
- * innermost frame word by word (conservative). */
+ * frame's pointer slots (precise), and its innermost frames word by word
+ * (conservative): asyncframe's if a signal stopped it, syncframe's if it
+ * stopped itself. */
 static void scanstack(G *gp, const scanargs *a, uint8_t *seen) {
 	for (GlFrame *f = gp->topframe; f != NULL; f = f->prev) {
 		const GlFuncInfo *fn = f->fn;
@@ -511,7 +544,7 @@ static void scanstack(G *gp, const scanargs *a, uint8_t *seen) {
 		}
 	}
 	uintptr_t lo, hi;
-	if (asyncframe(gp, &lo, &hi))
+	if (asyncframe(gp, &lo, &hi) || syncframe(gp, &lo, &hi))
 		for (uintptr_t p = lo; p < hi; p += 8)
 			hits(a, *(const uintptr_t *)p, seen);
 }

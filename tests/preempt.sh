@@ -21,7 +21,7 @@
 . "$(dirname "$0")/testlib.sh"
 
 # 1. testdata/runtime/preempt_*.gl
-for src in "$top_srcdir"/testdata/runtime/preempt_*.gl; do
+for src in "$top_srcdir"/testdata/runtime/preempt_*.gl "$top_srcdir"/testdata/runtime/gc_*.gl; do
 	n=$(basename "$src" .gl)
 	build "$n" "$src" || continue
 	for dbg in "" stackforcemove=1; do

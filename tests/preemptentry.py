@@ -13,7 +13,14 @@ makes of generated C, checked on built programs:
      still its caller's, and then nothing changes it), and the chain of
      frame records from rbp is whole.
 
-The handler refuses a pc before the record, and a ret.
+The handler refuses a pc before the record, and a ret.  And what a stack
+scan (suspendG's, copystack's, the collector's) assumes:
+
+  3. a data frame is linked into G.topframe (a store to 0x18 off the G,
+     of the register holding the frame) only after its header's prev
+     (offset 0) and fn (offset 8) are written through that register:
+     GL_FRAME_ENTERSZ's compiler barrier.  Without it gcc publishes the
+     link first, and a scan landing between the two follows garbage.
 
   usage: tests/preemptentry.py EXE...   (exit 0 pass, 1 fail, 77 skip: no objdump)"""
 import bisect, re, shutil, struct, subprocess, sys
@@ -72,7 +79,36 @@ def check(exe):
             if a >= recs[i][0] and (ins.startswith("push   %rbp") or ins.startswith("mov    %rsp,%rbp")):
                 probs.append("%s: %s: frame set up at %#x (%s), after its entry record %#x" %
                              (exe, name, a, ins, recs[i][0]))
+        probs += linkorder(exe, name, insns)
     return probs, len(funcs)
+
+
+TOPFRAME = "0x18"  # offsetof(G, topframe): stackguard0, then stack.lo and .hi
+linked = 0  # functions whose frame link was found, for the summary
+
+
+def linkorder(exe, name, insns):
+    """Check 3 on one function: the first store of a register R to
+    0x18(%X) whose R is also the base of stores to (R) and 0x8(R) in the
+    function is the frame link; those two stores must come before it."""
+    global linked
+    stores = [(a, m.group(1), m.group(2), m.group(3)) for a, ins in insns
+              for m in [re.match(r"mov\s+(\S+),(0x[0-9a-f]+)?\((%r\w+)\)$", ins)] if m]
+    for a, src, off, base in stores:
+        if off != TOPFRAME or not src.startswith("%"):
+            continue
+        first = {}  # header offset -> address of its first store through R
+        for b, _s, o, r in stores:
+            if r == src and (o or "0x0") in ("0x0", "0x8"):
+                first.setdefault(o or "0x0", b)
+        if len(first) != 2:
+            continue
+        linked += 1
+        if max(first.values()) > a:
+            return ["%s: %s: frame linked at %#x before its header is written (%#x)" %
+                    (exe, name, a, max(first.values()))]
+        return []
+    return []
 
 
 def main():
@@ -86,7 +122,12 @@ def main():
         n += k
     for p in probs[:40]:
         print("FAIL " + p)
-    print("preemptentry: %d programs, %d gl functions, %d problems" % (len(sys.argv) - 1, n, len(probs)))
+    print("preemptentry: %d programs, %d gl functions (%d frame links found), %d problems" %
+          (len(sys.argv) - 1, n, linked, len(probs)))
+    if linked < n // 4:
+        print("FAIL preemptentry: found the frame link in only %d of %d functions: the check has lost its pattern" %
+              (linked, n))
+        sys.exit(1)
     sys.exit(1 if probs else 0)
 
 
