@@ -26,6 +26,7 @@ when a program not on the list fails, and when a program on the list passes
 import concurrent.futures, difflib, os, re, resource, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, here)
 from run import cut  # the same truncation of panic tracebacks as the run tests
 
