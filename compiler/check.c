@@ -157,6 +157,8 @@ static void checkconstspec(Obj *o) {
 		return;
 	}
 	Node *e = src->list2.v[idx];
+	if (spec->orig) /* an implicit repetition: checked anew, with its own iota */
+		e = clonetree(e);
 	curiota = spec->ival;
 	Type *et = rvalue(e);
 	curiota = -1;
