@@ -2161,7 +2161,12 @@ static void deferorgo(Node *n, bool isgo) {
 	if (c->flags & NF_CALLEE_BUILTIN) {
 		switch (c->ival) {
 		case B_RECOVER:
-			return; /* recover called by the panic machinery itself recovers nothing */
+			if (isgo)
+				return; /* a new goroutine has no panic to recover */
+			/* F's own recover, made as F returns: the thunk needs F's caller */
+			vpush(&fts, types[T_UINTPTR]);
+			vpush(&vals, "gl_recoverframe(g, GL_RBP())");
+			break;
 		case B_PRINT:
 		case B_PRINTLN:
 		case B_PANIC:
@@ -2218,6 +2223,8 @@ static void deferorgo(Node *n, bool isgo) {
 			bprintf(&body, "\tclosechan(g, d->f1);\n");
 		else if (c->ival == B_PANIC)
 			bprintf(&body, "\tgopanic(g, d->f1);\n");
+		else if (c->ival == B_RECOVER)
+			bprintf(&body, "\tgl_deferredrecover(g, d->f1);\n");
 		else if (c->ival == B_DELETE)
 			bprintf(&body, "\tmapdelete(g, %s, d->f1, &d->f2);\n", typedesc(((Node *)c->list.v[0])->type));
 		else {

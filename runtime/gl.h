@@ -571,11 +571,16 @@ void gl_deferproc(G *g, GlFrame *frame, GlFunc *fn);
 void gl_rundefers(G *g, GlFrame *frame); /* runs frame's defers; check g->unwinding after */
 /* recover(): callerbp is the calling function's frame pointer (GL_RBP()).
  * It recovers only when called directly by the deferred call that a panic
- * is running (through at most one gldefer thunk), as Go's rule says.  So a
- * function that calls recover must not be inlined (GL_NOINLINE; Go's
- * inliner refuses them too): inlined into the deferred call, its recover
- * would stop the panic. */
+ * is running (through a gldefer thunk and glc's wrappers), as Go's rule
+ * says.  So a function that calls recover must not be inlined (GL_NOINLINE;
+ * Go's inliner refuses them too): inlined into the deferred call, its
+ * recover would stop the panic. */
 GlEface gl_recover(G *g, uintptr_t callerbp);
+/* defer recover(): at the defer, the frame that called the deferring
+ * function (callerbp: its GL_RBP()); the deferred thunk then recovers with
+ * gl_deferredrecover if that frame is running it for the panic. */
+uintptr_t gl_recoverframe(G *g, uintptr_t callerbp);
+void gl_deferredrecover(G *g, uintptr_t frameoff);
 void gl_throw(const char *msg) GL_NORETURN; /* fatal error: msg */
 
 /* ---- goroutines and channels (the scheduler issue) ----
