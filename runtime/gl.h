@@ -215,6 +215,7 @@ struct GlFuncInfo {
 	const GlFrameSlot *slots;
 	int32_t nslots;
 	void (*entry)(void);
+	void (*wraps)(void); /* a top-level function's func value wrapper: the function */
 };
 
 /* The header of every data frame.  Data frames are alloca'd by the
