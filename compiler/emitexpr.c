@@ -449,8 +449,7 @@ const char *conv(const char *e, Type *from, Type *to) {
 		/* slice to array pointer: the slice must be long enough */
 		const char *s = spill(e, from);
 		int64_t n = under(tu->elem)->len;
-		check(xprintf("%s.len < %lld", s, (long long)n),
-		      xprintf("gl_panicstring(g, \"runtime error: cannot convert slice with length \" \"too small\" \"\")"));
+		check(xprintf("%s.len < %lld", s, (long long)n), xprintf("gl_panicsliceconvert(g, %lld, %s.len)", (long long)n, s));
 		return xprintf("((%s)%s.ptr)", ctype(to), s);
 	}
 	if (iscomplex(tu))

@@ -561,6 +561,7 @@ void gl_panicindex(G *g, int64_t i, int64_t len);
  *   GL_SLICE_3C    (lo, hi, 0)   "slice bounds out of range [lo:hi:]" */
 enum { GL_SLICE_ALEN, GL_SLICE_ACAP, GL_SLICE_B, GL_SLICE_3ALEN, GL_SLICE_3B, GL_SLICE_3C };
 void gl_panicslice(G *g, int64_t lo, int64_t hi, int64_t cap, int which);
+void gl_panicsliceconvert(G *g, int64_t n, int64_t len); /* (*[n]T)(s), len(s) < n */
 void gl_panicdivide(G *g);
 void gl_panicnil(G *g);      /* nil pointer dereference */
 void gl_panicunreachable(G *g);

@@ -405,6 +405,11 @@ void gl_panicindex(G *g, int64_t i, int64_t len) {
 	panicbounds(g, GL_BOUNDS_INDEX, i, len);
 }
 
+/* (*[n]T)(s) with len(s) < n */
+void gl_panicsliceconvert(G *g, int64_t n, int64_t len) {
+	panicbounds(g, GL_BOUNDS_CONVERT, n, len);
+}
+
 /* gl.h's GL_SLICE_* encoding → Go's boundsErrorCode and its (x, y). */
 void gl_panicslice(G *g, int64_t lo, int64_t hi, int64_t cap, int which) {
 	switch (which) {
