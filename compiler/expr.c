@@ -317,6 +317,16 @@ void resolvemethod(Method *m) {
 Obj *lookupfieldormethod(Type *T, const char *name, Vec *path, int *kind, bool *indirect) {
 	Vec cur = {0}, next = {0}, seen = {0};
 	bool ind = false;
+	/* a defined pointer type (type P *S) has no methods, but p.f is
+	 * (*p).f for a field f (the spec's exception) */
+	if (T->kind == T_NAMED && under(T)->kind == T_POINTER) {
+		Obj *o = lookupfieldormethod(under(T), name, path, kind, indirect);
+		if (*kind == SEL_METHOD || *kind == SEL_IMETHOD) {
+			*kind = 0;
+			return NULL;
+		}
+		return o;
+	}
 	if (T->kind == T_POINTER && T->elem->kind == T_NAMED) {
 		T = T->elem;
 		ind = true;
