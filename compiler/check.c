@@ -417,6 +417,12 @@ static Vec labeluse;
 static void stmt(Node *n);
 static void stmtlist(Vec *v);
 
+/* x op= y and x++ read their variable x too: that is a use. */
+static void readslhs(Node *l) {
+	if (l->kind == N_IDENT && l->obj && l->obj->kind == O_VAR)
+		markused(l->obj);
+}
+
 static bool isblankn(Node *n) { return n->kind == N_IDENT && n->name == blank; }
 
 /* The left side of an assignment: a variable, a pointer indirection, a
@@ -1399,11 +1405,11 @@ static void stmt(Node *n) {
 	}
 	case N_ASSIGN:
 		if (n->op) {
-			/* x op= y is x = x op y with x evaluated once */
+			/* x op= y is x = x op y with x evaluated once: reading x
+			 * is a use (Go's checker says so too) */
 			Type *lt = lhs(n->list.v[0]);
 			Node *l = n->list.v[0];
-			if (l->kind == N_IDENT && l->obj)
-				l->obj->used = l->obj->used; /* not a use */
+			readslhs(l);
 			Node tmp = {0};
 			tmp.kind = N_BINARY;
 			tmp.op = n->op;
@@ -1463,6 +1469,7 @@ static void stmt(Node *n) {
 		return;
 	case N_INCDEC: {
 		Type *t = lhs(n->a);
+		readslhs(n->a); /* x++ reads x */
 		if (bad(t) || !t)
 			return;
 		if (!isnumeric(t))
