@@ -616,14 +616,15 @@ static void emitswitch(Node *n) {
 		for (int j = 0; j < c->list.n; j++) {
 			Node *e = c->list.v[j];
 			const char *cond;
-			if (!tag)
+			if (!tag && !isinterface(e->type))
 				cond = expr(e);
 			else {
+				/* tag == e; without a tag, true == e for an interface e */
 				Node cmp = {0};
 				Node tagn = {0};
 				tagn.kind = N_BAD;
-				tagn.type = tt;
-				tagn.lit = tag;
+				tagn.type = tag ? tt : types[T_BOOL];
+				tagn.lit = tag ? tag : "1";
 				cmp.kind = N_BINARY;
 				cmp.op = TK_EQL;
 				cmp.a = &tagn;
