@@ -1044,7 +1044,7 @@ static Type *checkshift(Node *n) {
 	} else if (isuntyped(yt))
 		convertuntyped(y, types[T_UINT]);
 	if (x->cv) {
-		if (isuntyped(xt) && !cisint(x->cv)) {
+		if (isuntyped(xt) && !cisintegral(x->cv)) {
 			errorat(x->pos, "invalid operation: shifted operand %s must be integer", opdesc(x));
 			return fail(n);
 		}
