@@ -8,6 +8,35 @@ Node *mknode(int kind, Pos pos) {
 	return n;
 }
 
+static void clonelist(Vec *dst, const Vec *src) {
+	Vec v = {0};
+	for (int i = 0; i < src->n; i++)
+		vpush(&v, clonetree(src->v[i]));
+	*dst = v;
+}
+
+/* A fresh, unchecked copy of a syntax tree.  The checker annotates nodes in
+ * place (and checks calls and literals once), so an expression checked again
+ * in another context -- an implicitly repeated const spec, with a different
+ * iota -- must be a copy. */
+Node *clonetree(Node *n) {
+	if (!n)
+		return NULL;
+	Node *c = mknode(n->kind, n->pos);
+	c->op = n->op;
+	c->name = n->name;
+	c->lit = n->lit;
+	c->litlen = n->litlen;
+	c->ival = n->ival;
+	c->a = clonetree(n->a);
+	c->b = clonetree(n->b);
+	c->c = clonetree(n->c);
+	c->d = clonetree(n->d);
+	clonelist(&c->list, &n->list);
+	clonelist(&c->list2, &n->list2);
+	return c;
+}
+
 const char *nodekindname(int kind) {
 	static const char *names[N_NKINDS] = {
 		[N_BAD] = "bad", [N_IDENT] = "name", [N_INTLIT] = "literal", [N_FLOATLIT] = "literal",

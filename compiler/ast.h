@@ -123,6 +123,7 @@ enum {
 };
 
 Node *mknode(int kind, Pos pos);
+Node *clonetree(Node *n);
 const char *nodekindname(int kind);
 
 #endif

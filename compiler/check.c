@@ -157,6 +157,8 @@ static void checkconstspec(Obj *o) {
 		return;
 	}
 	Node *e = src->list2.v[idx];
+	if (spec->orig) /* an implicit repetition: checked anew, with its own iota */
+		e = clonetree(e);
 	curiota = spec->ival;
 	Type *et = rvalue(e);
 	curiota = -1;
@@ -414,6 +416,12 @@ static Vec labeluse;
 
 static void stmt(Node *n);
 static void stmtlist(Vec *v);
+
+/* x op= y and x++ read their variable x too: that is a use. */
+static void readslhs(Node *l) {
+	if (l->kind == N_IDENT && l->obj && l->obj->kind == O_VAR)
+		markused(l->obj);
+}
 
 static bool isblankn(Node *n) { return n->kind == N_IDENT && n->name == blank; }
 
@@ -1023,6 +1031,38 @@ static void checkrange(Node *n, const char *label) {
 	closescope();
 }
 
+/* A case value e of an expression switch, checked as tag == e is (tag
+ * NULL: the implicit true, of type bool): nil matches a func, map or slice
+ * tag, and an interface value any tag it could hold. */
+static bool checkcase(Node *tag, Type *tt, Node *e, Type *et) {
+	const char *on = tag ? xprintf(" on %s", exprstr(tag)) : "";
+	if (isuntyped(et)) {
+		if (!tag && !isboolean(et)) {
+			errorat(e->pos, "invalid case %s in switch (mismatched types %s and bool)", exprstr(e), ts(et));
+			return false;
+		}
+		convertuntyped(e, tt);
+		if (!e->type || isuntyped(e->type) || e->type->kind == T_BAD)
+			return false;
+		et = e->type;
+	}
+	if (!assignablet(et, tt) && !assignablet(tt, et)) {
+		errorat(e->pos, "invalid case %s in switch%s (mismatched types %s and %s)", exprstr(e), on, ts(et), ts(tt));
+		return false;
+	}
+	if (e->flags & NF_NIL)
+		return true; /* the conversion above checked that tt has nil */
+	Type *nc = !comparable(tt) ? tt : !comparable(et) ? et : NULL;
+	if (nc) {
+		Type *u = under(nc);
+		const char *what = u->kind == T_SLICE ? "slice" : u->kind == T_MAP ? "map" : u->kind == T_FUNC ? "func" : NULL;
+		errorat(e->pos, "invalid case %s in switch%s (%s)", exprstr(e), on,
+			what ? xprintf("%s can only be compared to nil", what) : xprintf("%s cannot be compared", ts(nc)));
+		return false;
+	}
+	return true;
+}
+
 static void checkswitch(Node *n, const char *label) {
 	openscope();
 	if (n->a)
@@ -1037,7 +1077,8 @@ static void checkswitch(Node *n, const char *label) {
 			if (tag->flags & NF_NIL) {
 				errorat(tag->pos, "use of untyped nil in switch expression");
 				tt = t_bad;
-			} else if (!comparable(tt)) {
+			} else if (!comparable(tt) && !hasnil(tt)) {
+				/* func, map and slice tags may still be compared to nil */
 				errorat(tag->pos, "cannot switch on %s", opdesc(tag));
 				tt = t_bad;
 			}
@@ -1054,38 +1095,8 @@ static void checkswitch(Node *n, const char *label) {
 		for (int j = 0; j < c->list.n; j++) {
 			Node *e = c->list.v[j];
 			Type *et = rvalue(e);
-			if (bad(et) || bad(tt))
+			if (bad(et) || bad(tt) || !checkcase(tag, tt, e, et))
 				continue;
-			if (!tag) {
-				if (!isboolean(et)) {
-					errorat(e->pos, "invalid case %s in switch (mismatched types %s and bool)", exprstr(e), ts(et));
-					continue;
-				}
-				if (isuntyped(et))
-					convertuntyped(e, types[T_BOOL]);
-			} else {
-				/* case values compare with the tag as x == e does */
-				Node cmp = {0};
-				cmp.kind = N_BINARY;
-				cmp.op = TK_EQL;
-				cmp.a = tag;
-				cmp.b = e;
-				cmp.pos = e->pos;
-				if (isuntyped(et)) {
-					convertuntyped(e, tt);
-					if (!e->type || isuntyped(e->type) || e->type->kind == T_BAD)
-						continue;
-					et = e->type;
-				}
-				const char *why = NULL;
-				(void)why;
-				if (!identical(et, tt) && !(isinterface(tt) && implements(et, tt, NULL)) &&
-				    !(isinterface(et) && implements(tt, et, NULL))) {
-					errorat(e->pos, "invalid case %s in switch on %s (mismatched types %s and %s)", exprstr(e),
-						exprstr(tag), ts(et), ts(tt));
-					continue;
-				}
-			}
 			if (e->cv && tag) {
 				for (int k = 0; k < consts.n; k++) {
 					Node *p = consts.v[k];
@@ -1397,11 +1408,11 @@ static void stmt(Node *n) {
 	}
 	case N_ASSIGN:
 		if (n->op) {
-			/* x op= y is x = x op y with x evaluated once */
+			/* x op= y is x = x op y with x evaluated once: reading x
+			 * is a use (Go's checker says so too) */
 			Type *lt = lhs(n->list.v[0]);
 			Node *l = n->list.v[0];
-			if (l->kind == N_IDENT && l->obj)
-				l->obj->used = l->obj->used; /* not a use */
+			readslhs(l);
 			Node tmp = {0};
 			tmp.kind = N_BINARY;
 			tmp.op = n->op;
@@ -1461,6 +1472,7 @@ static void stmt(Node *n) {
 		return;
 	case N_INCDEC: {
 		Type *t = lhs(n->a);
+		readslhs(n->a); /* x++ reads x */
 		if (bad(t) || !t)
 			return;
 		if (!isnumeric(t))

@@ -244,6 +244,15 @@ bool cisint(Const *c) {
 	return false;
 }
 
+/* An integral value, however large (cisint: one that fits an exact
+ * integer), as a shifted operand must be. */
+bool cisintegral(Const *c) {
+	long double f = c->kind == CK_COMPLEX ? c->re : c->f;
+	if (c->kind == CK_COMPLEX && c->im != 0)
+		return false;
+	return c->kind == CK_INT || (c->kind != CK_STRING && c->kind != CK_BOOL && isfinite(f) && f == floorl(f));
+}
+
 i128 ctoint(Const *c) {
 	switch (c->kind) {
 	case CK_INT: return bto128(c->i);
@@ -420,10 +429,22 @@ Const *cunary(Pos pos, int op, Const *x, Type *t) {
 	return NULL;
 }
 
+/* x >> s for an integral float beyond the exact integers (1e302 >> 1000):
+ * the float scaled down, rounded toward -inf as an arithmetic shift is. */
+static Const *bigfloatshr(Pos pos, Const *x, uint64_t s) {
+	long double f = x->kind == CK_COMPLEX ? x->re : x->f;
+	Const *r = cfloat(floorl(ldexpl(f, s > 100000 ? -100000 : -(int)s)));
+	if (!cisint(r))
+		return overflow(pos);
+	return cconvert(r, CK_INT);
+}
+
 Const *cshift(Pos pos, int op, Const *x, uint64_t s) {
 	Const *xi = cconvert(x, CK_INT);
+	if (!xi && op == TK_SHR && cisintegral(x))
+		return bigfloatshr(pos, x, s);
 	if (!xi)
-		return NULL;
+		return cisintegral(x) ? overflow(pos) : NULL; /* too large to shift left */
 	if (op == TK_SHR)
 		return cbig(bshr(xi->i, s >= BIGW * 64 ? BIGW * 64 - 1 : (unsigned)s));
 	if (biszero(xi->i))

@@ -453,8 +453,7 @@ const char *conv(const char *e, Type *from, Type *to) {
 		/* slice to array pointer: the slice must be long enough */
 		const char *s = spill(e, from);
 		int64_t n = under(tu->elem)->len;
-		check(xprintf("%s.len < %lld", s, (long long)n),
-		      xprintf("gl_panicstring(g, \"runtime error: cannot convert slice with length \" \"too small\" \"\")"));
+		check(xprintf("%s.len < %lld", s, (long long)n), xprintf("gl_panicsliceconvert(g, %lld, %s.len)", (long long)n, s));
 		return xprintf("((%s)%s.ptr)", ctype(to), s);
 	}
 	if (iscomplex(tu))
@@ -2165,7 +2164,12 @@ static void deferorgo(Node *n, bool isgo) {
 	if (c->flags & NF_CALLEE_BUILTIN) {
 		switch (c->ival) {
 		case B_RECOVER:
-			return; /* recover called by the panic machinery itself recovers nothing */
+			if (isgo)
+				return; /* a new goroutine has no panic to recover */
+			/* F's own recover, made as F returns: the thunk needs F's caller */
+			vpush(&fts, types[T_UINTPTR]);
+			vpush(&vals, "gl_recoverframe(g, GL_RBP())");
+			break;
 		case B_PRINT:
 		case B_PRINTLN:
 		case B_PANIC:
@@ -2222,6 +2226,8 @@ static void deferorgo(Node *n, bool isgo) {
 			bprintf(&body, "\tclosechan(g, d->f1);\n");
 		else if (c->ival == B_PANIC)
 			bprintf(&body, "\tgopanic(g, d->f1);\n");
+		else if (c->ival == B_RECOVER)
+			bprintf(&body, "\tgl_deferredrecover(g, d->f1);\n");
 		else if (c->ival == B_DELETE)
 			bprintf(&body, "\tmapdelete(g, %s, d->f1, &d->f2);\n", typedesc(((Node *)c->list.v[0])->type));
 		else {

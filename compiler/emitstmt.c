@@ -429,25 +429,41 @@ static void emitfor(Node *n) {
 	line("}");
 }
 
-/* Range loop variables: := declares fresh ones each iteration; = assigns. */
-static void rangeassign(Node *n, int i, const char *val, Type *vt) {
-	if (i >= n->list.n)
-		return;
-	Node *v = n->list.v[i];
-	if (isblankid(v))
-		return;
-	if (n->op == 1) {
-		declarevar(v->obj);
-		if (v->obj->slot == S_BOX) {
-			const char *s = spill(val, vt);
-			initvar(v->obj);
-			val = s;
-		}
-		line("%s = %s;", varref(v->obj), conv(val, vt, v->obj->type));
-	} else {
-		extern Node *stablelhs(Node *l, bool rhscalls);
-		assign(stablelhs(v, false), conv(val, vt, v->type), v->type);
+/* Range loop variables: := declares fresh ones each iteration. */
+static void rangedeclare(Node *v, const char *val, Type *vt) {
+	declarevar(v->obj);
+	if (v->obj->slot == S_BOX) {
+		const char *s = spill(val, vt);
+		initvar(v->obj);
+		val = s;
 	}
+	line("%s = %s;", varref(v->obj), conv(val, vt, v->obj->type));
+}
+
+/* Store an iteration's key and value (val NULL: none).  With = it is an
+ * assignment k, v = key, val: the operands of both left sides (x[i]'s i)
+ * are evaluated before either is stored.  key and val are stable. */
+static void rangeassign(Node *n, const char *key, Type *kt, const char *val, Type *vt) {
+	const char *vals[2] = {key, val};
+	Type *ts[2] = {kt, vt};
+	Node *ls[2] = {NULL, NULL};
+	for (int i = 0; i < 2 && i < n->list.n; i++)
+		if (vals[i] && !isblankid(n->list.v[i]))
+			ls[i] = n->list.v[i];
+	if (n->op == 1) {
+		for (int i = 0; i < 2; i++)
+			if (ls[i])
+				rangedeclare(ls[i], vals[i], ts[i]);
+		return;
+	}
+	extern Node *stablelhs(Node *l, bool rhscalls);
+	Node *sl[2] = {NULL, NULL};
+	for (int i = 0; i < 2; i++)
+		if (ls[i])
+			sl[i] = stablelhs(ls[i], true);
+	for (int i = 0; i < 2; i++)
+		if (sl[i])
+			assign(sl[i], conv(vals[i], ts[i], ls[i]->type), ls[i]->type);
 }
 
 static bool wantvar(Node *n, int i) { return i < n->list.n && !isblankid(n->list.v[i]); }
@@ -464,7 +480,7 @@ static void emitrange(Node *n) {
 		const char *i = temp(xt);
 		line("for (%s = 0; %s < %s; %s++) {", i, i, lim, i);
 		fn->indent++;
-		rangeassign(n, 0, i, xt);
+		rangeassign(n, i, xt, NULL, NULL);
 		stmts(&n->d->list);
 		line("%s:;", l->cont);
 		fn->indent--;
@@ -510,9 +526,7 @@ static void emitrange(Node *n) {
 		const char *i = temp(types[T_INT]);
 		line("for (%s = 0; %s < %s; %s++) {", i, i, len, i);
 		fn->indent++;
-		rangeassign(n, 0, i, types[T_INT]);
-		if (wantvar(n, 1))
-			rangeassign(n, 1, spill(xprintf(elem, i), et), et);
+		rangeassign(n, i, types[T_INT], wantvar(n, 1) ? spill(xprintf(elem, i), et) : NULL, et);
 		stmts(&n->d->list);
 		line("%s:;", l->cont);
 		fn->indent--;
@@ -527,8 +541,7 @@ static void emitrange(Node *n) {
 		line("if (%s.ptr[%s] < 0x80) { %s = %s.ptr[%s]; %s = %s + 1; }", s, k, r, s, k, next, k);
 		line("else { uint64_t d_ = decoderune(%s, %s); %s = (int32_t)d_; %s = %s + (int64_t)(d_ >> 32); }", s, k, r, next,
 		     k);
-		rangeassign(n, 0, k, types[T_INT]);
-		rangeassign(n, 1, r, t_rune);
+		rangeassign(n, k, types[T_INT], r, t_rune);
 		stmts(&n->d->list);
 		line("%s:;", l->cont);
 		fn->indent--;
@@ -543,10 +556,9 @@ static void emitrange(Node *n) {
 		afterCall(true);
 		line("while (%s.key) {", it);
 		fn->indent++;
-		if (wantvar(n, 0))
-			rangeassign(n, 0, spill(xprintf("*(%s *)%s.key", ctype(u->key), it), u->key), u->key);
-		if (wantvar(n, 1))
-			rangeassign(n, 1, spill(xprintf("*(%s *)%s.elem", ctype(u->elem), it), u->elem), u->elem);
+		const char *k = wantvar(n, 0) ? spill(xprintf("*(%s *)%s.key", ctype(u->key), it), u->key) : NULL;
+		const char *v = wantvar(n, 1) ? spill(xprintf("*(%s *)%s.elem", ctype(u->elem), it), u->elem) : NULL;
+		rangeassign(n, k, u->key, v, u->elem);
 		stmts(&n->d->list);
 		line("%s:;", l->cont);
 		pcline();
@@ -567,7 +579,7 @@ static void emitrange(Node *n) {
 		callto(ok, xprintf("chanrecv2(g, %s, &%s)", c, v));
 		afterCall(true);
 		line("if (!%s) break;", ok);
-		rangeassign(n, 0, spill(v, et), et);
+		rangeassign(n, spill(v, et), et, NULL, NULL);
 		stmts(&n->d->list);
 		line("%s:;", l->cont);
 		fn->indent--;
@@ -604,14 +616,15 @@ static void emitswitch(Node *n) {
 		for (int j = 0; j < c->list.n; j++) {
 			Node *e = c->list.v[j];
 			const char *cond;
-			if (!tag)
+			if (!tag && !isinterface(e->type))
 				cond = expr(e);
 			else {
+				/* tag == e; without a tag, true == e for an interface e */
 				Node cmp = {0};
 				Node tagn = {0};
 				tagn.kind = N_BAD;
-				tagn.type = tt;
-				tagn.lit = tag;
+				tagn.type = tag ? tt : types[T_BOOL];
+				tagn.lit = tag ? tag : "1";
 				cmp.kind = N_BINARY;
 				cmp.op = TK_EQL;
 				cmp.a = &tagn;

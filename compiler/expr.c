@@ -317,6 +317,16 @@ void resolvemethod(Method *m) {
 Obj *lookupfieldormethod(Type *T, const char *name, Vec *path, int *kind, bool *indirect) {
 	Vec cur = {0}, next = {0}, seen = {0};
 	bool ind = false;
+	/* a defined pointer type (type P *S) has no methods, but p.f is
+	 * (*p).f for a field f (the spec's exception) */
+	if (T->kind == T_NAMED && under(T)->kind == T_POINTER) {
+		Obj *o = lookupfieldormethod(under(T), name, path, kind, indirect);
+		if (*kind == SEL_METHOD || *kind == SEL_IMETHOD) {
+			*kind = 0;
+			return NULL;
+		}
+		return o;
+	}
 	if (T->kind == T_POINTER && T->elem->kind == T_NAMED) {
 		T = T->elem;
 		ind = true;
@@ -715,9 +725,10 @@ Type *rvalue(Node *n) {
 	return t;
 }
 
-/* An integer index or size: constant ones must be representable as int and
- * non-negative. Returns the constant value or -1. */
-static int64_t checkindexval(Node *n, const char *what, int64_t bound) {
+/* An integer operand of int's range: an index or size (allowneg false, a
+ * constant must not be negative) or unsafe.Add's offset.  Returns the
+ * constant value (INT64_MIN when negative), -1 if not constant, -2 on error. */
+static int64_t checkintval(Node *n, const char *what, int64_t bound, bool allowneg) {
 	Type *t = rvalue(n);
 	if (bad(t))
 		return -2;
@@ -730,6 +741,11 @@ static int64_t checkindexval(Node *n, const char *what, int64_t bound) {
 			return -2;
 		}
 		i128 v = ctoint(n->cv);
+		if (v < 0 && allowneg) {
+			if (isuntyped(t))
+				convertuntyped(n, types[T_INT]); /* reports overflow */
+			return INT64_MIN;
+		}
 		if (v < 0 && isuntyped(t) && n->cv->kind == CK_INT)
 			n->type = types[T_INT];
 		if (v < 0) {
@@ -752,6 +768,8 @@ static int64_t checkindexval(Node *n, const char *what, int64_t bound) {
 		convertuntyped(n, types[T_INT]);
 	return -1;
 }
+
+static int64_t checkindexval(Node *n, const char *what, int64_t bound) { return checkintval(n, what, bound, false); }
 
 /* ---------------------------------------------------------------- types */
 
@@ -1026,7 +1044,7 @@ static Type *checkshift(Node *n) {
 	} else if (isuntyped(yt))
 		convertuntyped(y, types[T_UINT]);
 	if (x->cv) {
-		if (isuntyped(xt) && !cisint(x->cv)) {
+		if (isuntyped(xt) && !cisintegral(x->cv)) {
 			errorat(x->pos, "invalid operation: shifted operand %s must be integer", opdesc(x));
 			return fail(n);
 		}
@@ -2249,8 +2267,8 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 		Type *p = rvalue(a->v[0]);
 		if (!bad(p))
 			assignop(a->v[0], types[T_UNSAFEPTR], "argument to unsafe.Add");
-		if (checkindexval(a->v[1], "index", -1) == -2)
-			;
+		/* the offset may be negative: p moves back */
+		(void)checkintval(a->v[1], "length", -1, true);
 		n->type = types[T_UNSAFEPTR];
 		return n->type;
 	}

@@ -25,6 +25,29 @@ static Vec *vnew(void) { return xalloc(sizeof(Vec)); }
 static Vec *vone(void *x) { Vec *v = vnew(); vpush(v, x); return v; }
 static Node *ident(Token t) { Node *n = nd(N_IDENT, t.pos); n->name = t.s; return n; }
 static Node *unary(Token op, Node *x) { Node *n = nd(N_UNARY, op.pos); n->op = op.code; n->a = x; return n; }
+/* <-x.  When x is a channel type, the arrow belongs to it: <-chan T is a
+ * receive-only channel type, and <-chan<- T is <-chan (<-chan T): each
+ * send-only level passes the arrow on to its element. */
+static Node *recvexpr(ParseState *ps, Token op, Node *x) {
+	if (x->kind != N_CHANTYPE)
+		return unary(op, x);
+	int dir = 2;
+	Node *t = x;
+	for (; dir == 2 && t && t->kind == N_CHANTYPE; t = t->a) {
+		dir = t->op;
+		if (dir == 1) {
+			errorat(t->pos, "syntax error: unexpected <-, expecting chan");
+			ps->failed = 1;
+		}
+		t->op = 1;
+	}
+	if (dir == 2) {
+		errorat(t ? t->pos : op.pos, "syntax error: unexpected %s, expecting chan", t && t->kind == N_IDENT ? t->name : "type");
+		ps->failed = 1;
+	}
+	x->pos = op.pos;
+	return x;
+}
 static Node *binary(Node *x, Token op, Node *y) {
 	Node *n = nd(N_BINARY, op.pos);
 	n->op = op.code;
@@ -371,7 +394,7 @@ uexpr(A) ::= SUB(O) uexpr(X). { A = unary(O, X); }
 uexpr(A) ::= NOT(O) uexpr(X). { A = unary(O, X); }
 uexpr(A) ::= XOR(O) uexpr(X). { A = unary(O, X); }
 uexpr(A) ::= AND(O) uexpr(X). { A = unary(O, X); }
-uexpr(A) ::= ARROW(O) uexpr(X). { A = unary(O, X); }
+uexpr(A) ::= ARROW(O) uexpr(X). { A = recvexpr(ps, O, X); }
 uexpr(A) ::= MUL(O) uexpr(X). { A = nd(N_STAR, O.pos); A->a = X; }
 
 pexpr(A) ::= operand(E). { A = E; }
@@ -460,7 +483,7 @@ huexpr(A) ::= SUB(O) huexpr(X). { A = unary(O, X); }
 huexpr(A) ::= NOT(O) huexpr(X). { A = unary(O, X); }
 huexpr(A) ::= XOR(O) huexpr(X). { A = unary(O, X); }
 huexpr(A) ::= AND(O) huexpr(X). { A = unary(O, X); }
-huexpr(A) ::= ARROW(O) huexpr(X). { A = unary(O, X); }
+huexpr(A) ::= ARROW(O) huexpr(X). { A = recvexpr(ps, O, X); }
 huexpr(A) ::= MUL(O) huexpr(X). { A = nd(N_STAR, O.pos); A->a = X; }
 
 hpexpr(A) ::= hoperand(E). { A = E; }

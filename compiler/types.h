@@ -187,6 +187,7 @@ Const *parseintlit(Pos pos, const char *s);
 Const *parsefloatlit(Pos pos, const char *s);
 Const *parseimaglit(Pos pos, const char *s);
 bool cisint(Const *c);                       /* value is integral */
+bool cisintegral(Const *c);                  /* integral, even beyond 512 bits */
 i128 ctoint(Const *c);          /* saturated to 128 bits */
 bool cfits64(Const *c, bool unsig); /* an integer constant fits int64 (or uint64) */
 long double ctofloat(Const *c);

@@ -140,6 +140,18 @@ static void funcinfo_m(void *arg) {
 	}
 	if (!ingltext(x - 1))
 		return;
+	/* a function's entry (a func value's code): the record before it
+	 * belongs to the function before */
+	const GlFuncInfo *e = funcentry(x - 1);
+	if (e != NULL && e->name != NULL) {
+		fi->name = cstr(e->name);
+		fi->file = cstr(e->file);
+		fi->line = e->line;
+		fi->entry = x - 1;
+		fi->inlined = false;
+		a->ok = true;
+		return;
+	}
 	int32_t line = 0;
 	const GlFuncInfo *f = findfunc(x, &line);
 	if (f == NULL || f->name == NULL)
@@ -162,4 +174,23 @@ bool runtime_funcinfo(G *g, uintptr_t x, funcInfo *fi) {
 	funcinfoarg a = {x, fi, false};
 	systemstack(funcinfo_m, &a);
 	return a.ok;
+}
+
+static void funcpc_m(void *arg) {
+	uintptr_t *pc = arg;
+	const GlFuncInfo *f = funcentry(*pc);
+	if (f != NULL && f->name == NULL && f->wraps != NULL)
+		*pc = (uintptr_t)f->wraps;
+}
+
+/* reflect.funcPC(f unsafe.Pointer) uintptr: Value.Pointer of a func, its
+ * code, as in Go; for a top-level function's func value (a wrapper glc
+ * made) the function's own code, which runtime.FuncForPC names. */
+uintptr_t reflect_funcPC(G *g, const GlFunc *f) {
+	(void)g;
+	if (f == NULL)
+		return 0;
+	uintptr_t pc = (uintptr_t)f->fn;
+	systemstack(funcpc_m, &pc);
+	return pc;
 }

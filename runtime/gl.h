@@ -215,6 +215,7 @@ struct GlFuncInfo {
 	const GlFrameSlot *slots;
 	int32_t nslots;
 	void (*entry)(void);
+	void (*wraps)(void); /* a top-level function's func value wrapper: the function */
 };
 
 /* The header of every data frame.  Data frames are alloca'd by the
@@ -583,6 +584,7 @@ void gl_panicindex(G *g, int64_t i, int64_t len);
  *   GL_SLICE_3C    (lo, hi, 0)   "slice bounds out of range [lo:hi:]" */
 enum { GL_SLICE_ALEN, GL_SLICE_ACAP, GL_SLICE_B, GL_SLICE_3ALEN, GL_SLICE_3B, GL_SLICE_3C };
 void gl_panicslice(G *g, int64_t lo, int64_t hi, int64_t cap, int which);
+void gl_panicsliceconvert(G *g, int64_t n, int64_t len); /* (*[n]T)(s), len(s) < n */
 void gl_panicdivide(G *g);
 void gl_panicnil(G *g);      /* nil pointer dereference */
 void gl_panicunreachable(G *g);
@@ -594,11 +596,16 @@ void gl_deferproc(G *g, GlFrame *frame, GlFunc *fn);
 void gl_rundefers(G *g, GlFrame *frame); /* runs frame's defers; check g->unwinding after */
 /* recover(): callerbp is the calling function's frame pointer (GL_RBP()).
  * It recovers only when called directly by the deferred call that a panic
- * is running (through at most one gldefer thunk), as Go's rule says.  So a
- * function that calls recover must not be inlined (GL_NOINLINE; Go's
- * inliner refuses them too): inlined into the deferred call, its recover
- * would stop the panic. */
+ * is running (through a gldefer thunk and glc's wrappers), as Go's rule
+ * says.  So a function that calls recover must not be inlined (GL_NOINLINE;
+ * Go's inliner refuses them too): inlined into the deferred call, its
+ * recover would stop the panic. */
 GlEface gl_recover(G *g, uintptr_t callerbp);
+/* defer recover(): at the defer, the frame that called the deferring
+ * function (callerbp: its GL_RBP()); the deferred thunk then recovers with
+ * gl_deferredrecover if that frame is running it for the panic. */
+uintptr_t gl_recoverframe(G *g, uintptr_t callerbp);
+void gl_deferredrecover(G *g, uintptr_t frameoff);
 void gl_throw(const char *msg) GL_NORETURN; /* fatal error: msg */
 
 /* ---- goroutines and channels (the scheduler issue) ----

@@ -42,10 +42,14 @@
  * records its own frame pointer, as a distance from stack.hi, in
  * g->defercall_off; gl_recover(g, callerbp) compares it with the frame
  * pointer saved at callerbp (the caller of the deferred function must be
- * calldefer itself), or one level further up when the deferred function
- * was called through a gldefer thunk (`defer f(args)`).  Deferred calls run
- * at a normal return (gl_rundefers) do not go through calldefer, so a
- * recover there finds a frame pointer that does not match, as in Go.
+ * calldefer itself), or further up past the gldefer thunk of `defer
+ * f(args)` and glc's wrappers (`defer i.M()`, a method value).  Deferred
+ * calls run at a normal return (gl_rundefers) do not go through calldefer,
+ * so a recover there finds a frame pointer that does not match, as in Go.
+ * `defer recover()` in F is F's own recover, made when F returns: the
+ * thunk gets F's caller, found at the defer (gl_recoverframe), and stops
+ * the panic only if that is the calldefer running F (not the one running
+ * the thunk itself).
  */
 #define _GNU_SOURCE
 #include "rt.h"
@@ -253,23 +257,65 @@ void gl_rundefers(G *g, GlFrame *frame) {
 	}
 }
 
+static void pctabinit_m(void *arg) {
+	(void)arg;
+	pctabinit();
+}
+
+/* Whether the frame that made a call with return address ra only passes
+ * the call on: a gldefer thunk, or a wrapper glc made (a method through an
+ * interface or an embedded field, a method value, a func value), whose
+ * pc/line record has no name.  Go's recover sees through wrappers too. */
+static bool passesthrough(uintptr_t ra) {
+	if (ingldefer(ra - 1))
+		return true;
+	if (!ingltext(ra - 1))
+		return false;
+	if (GL_UNLIKELY(!pctabready()))
+		systemstack(pctabinit_m, NULL); /* it allocates: not on this stack */
+	const GlFuncInfo *f = findfunc(ra, NULL);
+	return f != NULL && f->name == NULL;
+}
+
+/* The frame that called the function whose frame pointer is bp, past any
+ * thunks and wrappers, as a distance from stack.hi (0 if the chain leaves
+ * the stack): calldefer's (g->defercall_off) when the function is the
+ * deferred call a panic is running. */
+static uintptr_t deferredby(G *g, uintptr_t bp) {
+	uintptr_t lo = g->stack.lo, hi = g->stack.hi;
+	for (int i = 0; i < 4; i++) { /* thunk, wrapper(s): a short chain */
+		uintptr_t parent = *(const uintptr_t *)bp, ra = ((const uintptr_t *)bp)[1];
+		if (parent - lo >= hi - lo)
+			return 0;
+		if (hi - parent == g->defercall_off || !passesthrough(ra))
+			return hi - parent;
+		bp = parent;
+	}
+	return 0;
+}
+
+/* Whether a recover in the frame deferred by the frame at distance off
+ * from stack.hi stops the current panic; marks it recovered if so. */
+static bool recoverat(G *g, uintptr_t off) {
+	GlPanic *p = g->_panic;
+	if (p == NULL || p->recovered || p->goexit || off == 0 || off != g->defercall_off)
+		return false;
+	p->recovered = true;
+	return true;
+}
+
 GlEface gl_recover(G *g, uintptr_t callerbp) {
 	GlPanic *p = g->_panic;
 	if (p == NULL || p->recovered || p->goexit || g->defercall_off == 0)
 		return (GlEface){NULL, NULL};
-	uintptr_t lo = g->stack.lo, hi = g->stack.hi;
-	uintptr_t parent = *(const uintptr_t *)callerbp; /* the caller's frame pointer */
-	if (hi - parent != g->defercall_off) {
-		/* through a `defer f(args)` thunk: the caller is the thunk, and
-		 * the thunk's caller must be calldefer */
-		uintptr_t ra = ((const uintptr_t *)callerbp)[1];
-		if (!ingldefer(ra - 1) || parent - lo >= hi - lo ||
-		    hi - *(const uintptr_t *)parent != g->defercall_off)
-			return (GlEface){NULL, NULL};
-	}
-	p->recovered = true;
+	if (!recoverat(g, deferredby(g, callerbp)))
+		return (GlEface){NULL, NULL};
 	return p->arg;
 }
+
+uintptr_t gl_recoverframe(G *g, uintptr_t callerbp) { return deferredby(g, callerbp); }
+
+void gl_deferredrecover(G *g, uintptr_t off) { (void)recoverat(g, off); }
 
 /* runtime.Goexit: run every deferred call, then end the goroutine.  A
  * panic raised by one of them and recovered further out does not stop
@@ -357,6 +403,11 @@ static GL_NOINLINE void panicbounds(G *g, int code, int64_t x, int64_t y) {
 
 void gl_panicindex(G *g, int64_t i, int64_t len) {
 	panicbounds(g, GL_BOUNDS_INDEX, i, len);
+}
+
+/* (*[n]T)(s) with len(s) < n */
+void gl_panicsliceconvert(G *g, int64_t n, int64_t len) {
+	panicbounds(g, GL_BOUNDS_CONVERT, n, len);
 }
 
 /* gl.h's GL_SLICE_* encoding → Go's boundsErrorCode and its (x, y). */

@@ -455,6 +455,7 @@ void printpanicval(GlEface e);
 
 /* traceback.c */
 const GlFuncInfo *findfunc(uintptr_t pc, int32_t *line);
+const GlFuncInfo *funcentry(uintptr_t pc);
 const GlFuncInfo *funcouter(uintptr_t pc, uintptr_t *callrec);
 bool ingltext(uintptr_t pc);
 bool ingldefer(uintptr_t pc);

@@ -190,6 +190,13 @@ static const GlFuncInfo *funcat(uintptr_t pc) {
 	return lo > 0 ? functab[lo - 1] : NULL;
 }
 
+/* The function whose code starts at pc, or NULL (builds the tables). */
+const GlFuncInfo *funcentry(uintptr_t pc) {
+	(void)findrec(pc);
+	const GlFuncInfo *f = funcat(pc + 1);
+	return f != NULL && (uintptr_t)f->entry == pc ? f : NULL;
+}
+
 /* The function whose machine code holds the return address pc (pc - 1 in
  * gltext): the outer one, for code gcc inlined; and in *callrec the pc of
  * the outer function's record of the call that the inlined code at pc is
