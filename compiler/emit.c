@@ -793,6 +793,33 @@ static uint32_t strhash32(const char *s) {
 	return h;
 }
 
+/* The layout of a map's bucket, as runtime/map.c lays it out: 8 tophash
+ * bytes, 8 keys, 8 elems, the overflow pointer; a key or elem larger than
+ * 128 bytes is stored indirectly, as a pointer.  Every part is a multiple
+ * of 8 bytes long, so there is no padding, and map.c checks at makemap
+ * that the sizes agree.  Its descriptor tells the collector which words of
+ * a bucket are pointers: the overflow word always is, so overflow buckets
+ * are kept alive through their predecessor (Go keeps those of pointer-free
+ * buckets in mapextra instead, and marks such buckets noscan). */
+static Type *buckettype(Type *m) {
+	Type *k = m->key, *e = m->elem;
+	if (k->size > 128)
+		k = ptrto(k);
+	if (e->size > 128)
+		e = ptrto(e);
+	Type *parts[] = {arrayof(types[T_UINT8], 8), arrayof(k, 8), arrayof(e, 8), types[T_UNSAFEPTR]};
+	const char *names[] = {"topbits", "keys", "elems", "overflow"};
+	Type *t = newtype(T_STRUCT);
+	for (int i = 0; i < 4; i++) {
+		Field *f = xalloc(sizeof *f);
+		f->name = intern(names[i]);
+		f->type = parts[i];
+		vpush(&t->fields, f);
+	}
+	layout(t);
+	return t;
+}
+
 static void emitdesc(Type *t) {
 	Type *u = under(t);
 	layout(t);
@@ -819,7 +846,7 @@ static void emitdesc(Type *t) {
 		bprintf(&pre, "};\n");
 		gcdata = xprintf("%s_gc", sym);
 	}
-	const char *elem = "0", *key = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0";
+	const char *elem = "0", *key = "0", *bucket = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0";
 	int64_t len = 0;
 	int nfields = 0, nmethods = 0, nimethods = 0, nin = 0, nout = 0;
 	bool variadic = false;
@@ -835,6 +862,7 @@ static void emitdesc(Type *t) {
 	case T_MAP:
 		elem = typedesc(u->elem);
 		key = typedesc(u->key);
+		bucket = typedesc(buckettype(u));
 		break;
 	case T_STRUCT:
 		nfields = u->fields.n;
@@ -907,10 +935,11 @@ static void emitdesc(Type *t) {
 		"__attribute__((weak)) const GlType %s = { /* %s */\n\t.size = %lld, .ptrdata = %lld, .hash = %uu, .kind = %s, .align = %lld, .tflag = %d,\n"
 		"\t.gcdata = %s, .str = %s, .equal = %s, .hashfn = %s,\n"
 		"\t.elem = %s, .key = %s, .len = %lld, .fields = %s, .methods = %s, .imethods = %s, .in = %s, .out = %s,\n"
-		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,\n};\n",
+		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,%s%s%s\n};\n",
 		sym, str, (long long)size, (long long)ptrdata, strhash32(str), kindname(u), (long long)talign(t), tflag, gcdata,
 		strlit(str, (int64_t)strlen(str)), eq, hash, elem, key, (long long)len, fields, methods, imethods, in, outs,
-		nfields, nmethods, nimethods, nin, nout, variadic);
+		nfields, nmethods, nimethods, nin, nout, variadic, u->kind == T_MAP ? "\n\t.bucket = " : "",
+		u->kind == T_MAP ? bucket : "", u->kind == T_MAP ? "," : "");
 	bput(&gdescs, bstr(&b));
 }
 

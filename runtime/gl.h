@@ -185,6 +185,7 @@ struct GlType {
 	int16_t nin, nout;
 	bool variadic;
 	const GlType *ptrtothis;
+	const GlType *bucket;       /* map: the layout of its buckets (map.c) */
 };
 
 /* itab: the interface table of (interface type, concrete type) */

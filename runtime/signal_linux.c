@@ -25,7 +25,7 @@ static G gsignal0;
 enum { signalStackSize = 64 * 1024 };
 
 void minitSignalStack(M *mp) {
-	G *gs = mp == &m0 ? &gsignal0 : mallocgc(sizeof(G), NULL, true);
+	G *gs = mp == &m0 ? &gsignal0 : persistentalloc(sizeof(G));
 	void *p = sysAlloc(signalStackSize, NULL);
 	gs->stack = (GlStack){(uintptr_t)p, (uintptr_t)p + signalStackSize};
 	gs->stackguard0 = gs->stack.lo + GL_STACK_GUARD;

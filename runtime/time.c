@@ -68,6 +68,11 @@ static void siftdownTimer(timer **h, int32_t n, int32_t i) {
 	t->idx = i;
 }
 
+/* A timer is a heap object: arg is a G (outside the heap), a channel
+ * (time.Timer's) or a closure (AfterFunc's), which the timer alone may
+ * keep alive.  pp is a P, outside the heap. */
+GL_RTTYPE(gltype_timer, timer, "runtime.timer", GL_PTRWORD(timer, arg));
+
 static void updateTimer0When(P *pp) {
 	__atomic_store_n(&pp->timer0When, pp->ntimers > 0 ? pp->timers[0]->when : 0, __ATOMIC_RELEASE);
 }
@@ -76,7 +81,7 @@ static void updateTimer0When(P *pp) {
 static void doaddtimer(P *pp, timer *t) {
 	if (pp->ntimers == pp->timerscap) {
 		int32_t ncap = pp->timerscap ? 2 * pp->timerscap : 16;
-		timer **n = mallocgc((uint64_t)ncap * sizeof(timer *), NULL, true);
+		timer **n = mallocgc((uint64_t)ncap * sizeof(timer *), &gltype_ptrword, true);
 		if (pp->ntimers)
 			memcpy(n, pp->timers, (size_t)pp->ntimers * sizeof(timer *));
 		pp->timers = n;
@@ -276,7 +281,7 @@ void timeSleep(int64_t ns) {
 	G *gp = getg();
 	timer *t = gp->timer;
 	if (t == NULL) {
-		t = mallocgc(sizeof(timer), NULL, true);
+		t = mallocgc(sizeof(timer), &gltype_timer, true);
 		t->idx = -1;
 		gp->timer = t;
 	}
@@ -313,6 +318,11 @@ typedef struct glTime {
 
 static int64_t timeStartNano;
 static void *timeLocal;
+
+/* The collector's roots among time.c's variables: time.Local. */
+void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg) {
+	f((uintptr_t *)&timeLocal, arg);
+}
 
 void time_runtimeInit(G *g, int64_t startNano, void *local) {
 	(void)g;
@@ -365,7 +375,7 @@ static void goFunc(void *arg, uintptr_t seq, int64_t delta) {
  * is not nil, else f's (AfterFunc); started at once. */
 void *time_newTimer(G *g, GlChan *c, GlFunc *f, int64_t when, int64_t period) {
 	(void)g;
-	timer *t = mallocgc(sizeof(timer), NULL, true);
+	timer *t = mallocgc(sizeof(timer), &gltype_timer, true);
 	t->idx = -1;
 	t->when = when;
 	t->period = period;
