@@ -38,45 +38,49 @@ static Vec cglobals;  /* names of this file's static helpers */
 
 /* ---------------------------------------------------------------- names */
 
+/* Names a struct member must not take: C keywords, and macros of C's
+ * headers and of gcc's gnu dialect (which predefines unix, linux, i386). */
 static const char *ckeywords[] = {
 	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
 	"float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
 	"sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "asm",
-	"typeof", "bool", "true", "false", "main", "g", "fp", "fpoff", "ctx", "out", "errno", "stdin", "stdout",
-	"stderr", "NULL", "memset", "memcpy", "memmove", "memcmp", "alloca", "_Bool", "offsetof", "abs", "exit",
-	"free", "malloc",
-	/* gcc's gnu dialect predefines these as macros (= 1) */
-	"unix", "linux", "i386",
-	/* the generated code's own temporaries inside { } blocks */
-	"r_", "old_", NULL};
+	"typeof", "bool", "true", "false", "errno", "stdin", "stdout", "stderr", "NULL", "offsetof", "unix", "linux",
+	"i386", NULL};
 
-static bool reserved(const char *s) {
+static bool ckeyword(const char *s) {
 	for (const char **k = ckeywords; *k; k++)
 		if (!strcmp(*k, s))
 			return true;
-	/* names of the runtime and of C's headers start with these */
-	return !strncmp(s, "gl", 2) || !strncmp(s, "Gl", 2) || !strncmp(s, "GL", 2) || !strncmp(s, "__", 2) ||
-	       (s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z') || /* C's reserved _Names */
-	       !strncmp(s, "int", 3) || !strncmp(s, "uint", 4);
+	return false;
 }
 
-/* A name unique among the C locals and frame members of the function. */
-const char *cname(const char *base) {
-	char buf[256];
-	const char *b = base;
-	if (!strcmp(base, "_"))
-		b = "blank";
-	/* non-ASCII identifiers become their bytes in hex */
-	Buf clean = {0};
-	for (const unsigned char *p = (const unsigned char *)b; *p; p++) {
-		if (isalnum(*p) || *p == '_')
-			bputc(&clean, (char)*p);
+/* s with bytes outside [A-Za-z0-9_] written as x and two hex digits; with
+ * esc, an 'x' too, so that distinct names stay distinct. */
+static const char *cleanname(const char *s, bool esc) {
+	Buf b = {0};
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((isalnum(*p) || *p == '_') && !(esc && *p == 'x'))
+			bputc(&b, (char)*p);
 		else
-			bprintf(&clean, "x%02x", *p);
+			bprintf(&b, "x%02x", *p);
 	}
-	b = bstr(&clean);
-	snprintf(buf, sizeof buf, "%s%s", b, reserved(b) ? "_" : "");
-	const char *name = intern(buf);
+	return bstr(&b);
+}
+
+/* The C name of a local made from a gl identifier: "_" and the identifier
+ * when it starts with a lowercase ASCII letter, else "_0" and the
+ * identifier.  So it starts with "_" and a lowercase letter or a digit,
+ * which no other name the generated code uses does: the emitter's own
+ * locals (temporaries t1, parameters p0, g, fp, out, ...) and all globals
+ * (runtime functions, pkg_name, gltype_...) start with a letter, C
+ * reserves "_" with an uppercase letter or "_", and the runtime and C's
+ * headers declare no "_x" that the generated code refers to.  Locals are
+ * unique within the function (Fn.cnames): a shadowing declaration gets a
+ * suffix _1, _2, .... */
+const char *cname(const char *base) {
+	const char *b = !strcmp(base, "_") ? "blank" : cleanname(base, false);
+	const char *first = intern(xprintf("%s%s", b[0] >= 'a' && b[0] <= 'z' ? "_" : "_0", b));
+	const char *name = first;
 	for (int k = 1;; k++) {
 		bool used = false;
 		for (int i = 0; i < fn->cnames.n; i++)
@@ -84,8 +88,7 @@ const char *cname(const char *base) {
 				used = true;
 		if (!used)
 			break;
-		snprintf(buf, sizeof buf, "%s%s_%d", b, reserved(b) ? "_" : "", k);
-		name = intern(buf);
+		name = intern(xprintf("%s_%d", first, k));
 	}
 	vpush(&fn->cnames, (void *)name);
 	return name;
@@ -241,26 +244,26 @@ static const char *typehash(Type *t) {
 	return xprintf("%016llx", (unsigned long long)h);
 }
 
+/* A struct member's C name: a plain name (ASCII, no C keyword, not ending
+ * in "_") stays; any other is escaped (cleanname) and gets a final "_".
+ * Distinct fields keep distinct names, and a name made of a plain name
+ * and "_" (_pad_, blank fields _1_, ...) is never a gl field's. */
 const char *cfield(const char *name) {
 	if (!name)
 		return "anon";
-	if (!strcmp(name, "_"))
-		return "_blank";
-	char buf[256];
-	Buf clean = {0};
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		if (isalnum(*p) || *p == '_')
-			bputc(&clean, (char)*p);
-		else
-			bprintf(&clean, "x%02x", *p);
-	}
-	const char *b = bstr(&clean);
-	bool kw = false;
-	for (const char **k = ckeywords; *k; k++)
-		if (!strcmp(*k, b))
-			kw = true;
-	snprintf(buf, sizeof buf, "%s%s", b, kw ? "_" : "");
-	return intern(buf);
+	size_t n = strlen(name);
+	if (!strcmp(cleanname(name, false), name) && !ckeyword(name) && name[n - 1] != '_')
+		return intern(name);
+	return intern(xprintf("%s_", cleanname(name, true)));
+}
+
+/* The C name of struct u's i-th field: blank fields, any number of them,
+ * are _1_, _2_, ... by position. */
+const char *cmember(Type *u, int i) {
+	Field *f = u->fields.v[i];
+	if (f->name && !strcmp(f->name, "_"))
+		return xprintf("_%d_", i);
+	return cfield(f->name);
 }
 
 const char *fileof(Pos p) {
@@ -389,11 +392,11 @@ static void defstruct(Type *t) {
 			if (u->kind == T_TUPLE)
 				bprintf(&b, "\t%s r%d;\n", ctype(ft), i);
 			else
-				bprintf(&b, "\t%s %s;\n", ctype(ft), cfield(f->name));
+				bprintf(&b, "\t%s %s;\n", ctype(ft), cmember(u, i));
 		}
 		/* Go pads a final zero-size field so &s.last stays inside s */
 		if (fs->n && tsize(((Field *)fs->v[fs->n - 1])->type) == 0 && tsize(u) > 0)
-			bprintf(&b, "\tuint8_t _pad[%lld];\n",
+			bprintf(&b, "\tuint8_t _pad_[%lld];\n",
 				(long long)(tsize(u) - ((Field *)fs->v[fs->n - 1])->offset));
 	}
 	bprintf(&b, "};\n");
@@ -1008,6 +1011,9 @@ static void assignprefixes(void) {
 	for (int i = 0; i < allpackages.n; i++) {
 		Package *p = allpackages.v[i];
 		Buf b = {0};
+		/* a C identifier, and a global's name starts with a letter (cname) */
+		if (!isalpha((unsigned char)p->path[0]))
+			bputc(&b, 'x');
 		for (const char *s = p->path; *s; s++)
 			bputc(&b, isalnum((unsigned char)*s) ? *s : '_');
 		p->cprefix = bstr(&b);

@@ -902,8 +902,9 @@ static const char *binary(Node *n) {
  * member of its own (not a reused temporary: it lives as long as the
  * pointers to it), zeroed at each evaluation. */
 static const char *stackalloc(Obj *site, Type *t) {
+	static int nalloc;
 	if (!site->cname) {
-		site->cname = cname("alloc");
+		site->cname = xprintf("alloc%d", ++nalloc);
 		bprintf(haspointers(t) ? &fn->frameptr : &fn->frame, "\t%s %s; /* new(%s) that does not escape, %s:%d */\n",
 			ctype(t), site->cname, typestr(t), fileof(site->pos), site->pos.line);
 		if (haspointers(t)) {
@@ -1692,12 +1693,13 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 				v = e->b;
 			} else
 				f = u->fields.v[i];
+			const char *m = e->kind == N_KEYVAL ? cfield(f->name) : cmember(u, i);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(f->type)) {
-				fillcomplit(v, f->type, xprintf("%s.%s", dst, cfield(f->name)));
+				fillcomplit(v, f->type, xprintf("%s.%s", dst, m));
 				continue;
 			}
 			const char *val = exprto(v, f->type);
-			line("%s.%s = %s;", dst, cfield(f->name), val);
+			line("%s.%s = %s;", dst, m, val);
 		}
 		return;
 	case T_ARRAY:

@@ -53,6 +53,7 @@ extern Buf *out;            /* where statements go (fn->body) */
 /* emit.c */
 const char *ctype(Type *t);
 const char *cfield(const char *name); /* a Go field name as a C member name */
+const char *cmember(Type *u, int i);  /* struct u's i-th field's C member name (blank ones too) */
 const char *typedesc(Type *t);        /* "&gltype_N", registering the descriptor */
 const char *itabsym(Type *t, Type *iface); /* "&itab_N" */
 const char *strlit(const char *s, int64_t n); /* C expression of type GlString */

@@ -1099,7 +1099,7 @@ static void fixwords(const char *expr, Type *t) {
 		for (int i = 0; i < u->fields.n; i++) {
 			Field *f = u->fields.v[i];
 			if (haspointers(f->type))
-				fixwords(xprintf("%s.%s", expr, cfield(f->name)), f->type);
+				fixwords(xprintf("%s.%s", expr, cmember(u, i)), f->type);
 		}
 		break;
 	case T_ARRAY: /* arrays go by pointer (bypointer) */
