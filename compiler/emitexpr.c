@@ -1936,15 +1936,26 @@ static const char *methodexpr(Node *n) {
 	}
 	(void)base;
 	bool curptr = under(cur)->kind == T_POINTER;
-	if (m->ptrrecv)
-		recv = curptr ? e : xprintf("&%s", e);
-	else if (curptr)
-		recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
-	else
-		recv = bypointer(cur) ? xprintf("&%s", e) : e;
-	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s%s(g%s, %s%s);\n}\n",
-		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), mode == R_DIRECT ? "return " : "",
-		funcsym(m->fn), mode == R_OUT ? ", out" : "", recv, bstr(&pl));
+	const char *call;
+	if (under(cur)->kind == T_INTERFACE) {
+		/* I.m, or T.m promoted from an embedded interface: no function to
+		 * name, the call goes through the receiver's itab */
+		const char *ret = mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;";
+		call = xprintf("if (!%s.tab) { gl_panicnil(g); %s }\n\t%s((%s)((const GlItab *)%s.tab)->fun[%d])(g%s, %s.data%s);",
+			e, ret, mode == R_DIRECT ? "return " : "", fncast(under(m->type), 2), e, imethodindex(cur, m->name),
+			mode == R_OUT ? ", out" : "", e, bstr(&pl));
+	} else {
+		if (m->ptrrecv)
+			recv = curptr ? e : xprintf("&%s", e);
+		else if (curptr)
+			recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
+		else
+			recv = bypointer(cur) ? xprintf("&%s", e) : e;
+		call = xprintf("%s%s(g%s, %s%s);", mode == R_DIRECT ? "return " : "", funcsym(m->fn), mode == R_OUT ? ", out" : "",
+			recv, bstr(&pl));
+	}
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s\n}\n",
+		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), call);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	return xprintf("((GlFunc *)&%s__fv)", wname);
 }
