@@ -308,6 +308,23 @@ static const char *structname(Type *t) {
 	return t->cname;
 }
 
+/* Whether t is a pointer whose chain of element types is pointers without
+ * end (type N *N; type A *B; type B *A; and *N): C has no type for it, so
+ * it is void * and a dereference casts (derefptr). */
+bool ptrloop(Type *t) {
+	Vec seen = {0};
+	for (Type *u = under(t); u->kind == T_POINTER; u = under(u->elem)) {
+		Type *e = u->elem;
+		if (e->kind != T_NAMED)
+			continue;
+		for (int i = 0; i < seen.n; i++)
+			if (seen.v[i] == e)
+				return true;
+		vpush(&seen, e);
+	}
+	return false;
+}
+
 const char *ctype(Type *t) {
 	if (!t)
 		return "void";
@@ -334,7 +351,7 @@ const char *ctype(Type *t) {
 	case T_COMPLEX128: case T_UNTYPED_COMPLEX: return "double _Complex";
 	case T_STRING: case T_UNTYPED_STRING: return "GlString";
 	case T_UNSAFEPTR: case T_UNTYPED_NIL: return "void *";
-	case T_POINTER: return xprintf("%s *", ctype(t->elem));
+	case T_POINTER: return ptrloop(t) ? "void *" : xprintf("%s *", ctype(t->elem));
 	case T_SLICE: return "GlSlice";
 	case T_MAP: return "GlMap *";
 	case T_CHAN: return "GlChan *";

@@ -471,6 +471,13 @@ const char *exprto(Node *n, Type *t) {
 
 /* ---------------------------------------------------------------- lvalues */
 
+/* *p for a pointer p of type t */
+const char *derefptr(const char *p, Type *t) {
+	if (ptrloop(t)) /* void * in C, pointing at another void * */
+		return xprintf("(*(void **)%s)", p);
+	return xprintf("(*%s)", p);
+}
+
 static const char *nilchecked(const char *p) {
 	const char *v = p;
 	check(xprintf("!(%s)", v), "gl_panicnil(g)");
@@ -556,7 +563,7 @@ const char *lvalue(Node *n) {
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
 		nilchecked(p);
-		return xprintf("(*%s)", p);
+		return derefptr(p, n->a->type);
 	}
 	}
 	errorat(n->pos, "internal error: not an lvalue");
@@ -629,7 +636,7 @@ Node *stablelhs(Node *l, bool rhscalls) {
 	}
 	const char *p = frametemp(ptrto(l->type));
 	line("%s = &%s;", p, lv);
-	s->lit = xprintf("(*%s)", p);
+	s->lit = derefptr(p, ptrto(l->type));
 	return s;
 }
 
@@ -2109,7 +2116,7 @@ const char *expr(Node *n) {
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
 		nilchecked(p);
-		return xprintf("(*%s)", p);
+		return derefptr(p, n->a->type);
 	}
 	case N_UNARY:
 		return unary(n);

@@ -52,6 +52,7 @@ extern Buf *out;            /* where statements go (fn->body) */
 
 /* emit.c */
 const char *ctype(Type *t);
+bool ptrloop(Type *t);               /* a pointer to pointers without end: void * in C */
 const char *cfield(const char *name); /* a Go field name as a C member name */
 const char *cmember(Type *u, int i);  /* struct u's i-th field's C member name (blank ones too) */
 const char *typedesc(Type *t);        /* "&gltype_N", registering the descriptor */
@@ -88,6 +89,7 @@ const char *frametemp(Type *t);        /* a new temporary in the data frame (add
 int tempmark(void);                    /* temporaries made after this ... */
 void temprelease(int mark);            /* ... are free again */
 const char *addrof(Node *n);           /* &lvalue (n addressable) */
+const char *derefptr(const char *p, Type *t); /* *p, p of pointer type t */
 const char *lvalue(Node *n);
 void assign(Node *lhs, const char *val, Type *t);
 const char *varref(Obj *o);

@@ -111,7 +111,7 @@ const char *varref(Obj *o) {
 	switch (o->slot) {
 	case S_LOCAL: return o->cname;
 	case S_FRAME: return xprintf("fp->%s", o->cname);
-	case S_BOX: return xprintf("(*fp->%s)", o->cname);
+	case S_BOX: return derefptr(xprintf("fp->%s", o->cname), ptrto(o->type));
 	case S_GLOBAL:
 		declareglobal(o);
 		return o->cname;
@@ -401,7 +401,7 @@ static void reboxloopvars(Node *init) {
 		pcline();
 		callto(xprintf("fp->%s", o->cname), xprintf("newobject(%s)", typedesc(o->type)));
 		afterCall(false);
-		line("*fp->%s = *%s;", o->cname, old);
+		line("%s = %s;", derefptr(xprintf("fp->%s", o->cname), ptrto(o->type)), derefptr(old, ptrto(o->type)));
 	}
 }
 
@@ -1130,8 +1130,8 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 		break;
 	case S_BOX:
 		/* newobject is a call: the value is read from the parameter after it */
-		bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n\t*fp->%s = %s;\n",
-			typedesc(t), fn->cname, o->cname, o->cname, src);
+		bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n\t%s = %s;\n",
+			typedesc(t), fn->cname, o->cname, derefptr(xprintf("fp->%s", o->cname), ptrto(t)), src);
 		break;
 	}
 }
