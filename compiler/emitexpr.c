@@ -1967,6 +1967,28 @@ static const char *methodexpr(Node *n) {
 	return xprintf("((GlFunc *)&%s__fv)", wname);
 }
 
+/* print or println of a defer or go thunk's saved arguments, into body:
+ * the thunk is a C function of its own, so the temporaries emitprint makes
+ * (a complex value is copied once) are its C locals, not the enclosing
+ * function's.  It has no data frame: the operands are the record's
+ * members, which need no frame temporaries. */
+static void thunkprint(Node *pr, Buf *body) {
+	Fn tf = {0}, *savedfn = fn;
+	Buf *saved = out, stmts = {0};
+	tf.fi = fn->fi;
+	tf.cname = fn->cname;
+	tf.indent = 1;
+	fn = &tf;
+	out = &stmts;
+	emitprint(pr);
+	if (tf.frame.n || tf.frameptr.n)
+		fatal("internal error: a thunk's print needs the data frame");
+	bput(body, bstr(&tf.decls));
+	bput(body, bstr(&stmts));
+	fn = savedfn;
+	out = saved;
+}
+
 /* ---------------------------------------------------------------- assertions */
 
 static const char *extract(const char *v, Type *t) {
@@ -2250,13 +2272,7 @@ static void deferorgo(Node *n, bool isgo) {
 				a->lit = xprintf("d->f%d", i + 1);
 				vpush(&pr.list, a);
 			}
-			Buf *saved = out;
-			int si = fn->indent;
-			out = &body;
-			fn->indent = 1;
-			emitprint(&pr);
-			out = saved;
-			fn->indent = si;
+			thunkprint(&pr, &body);
 		}
 	} else {
 		int mode;
