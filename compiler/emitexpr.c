@@ -1164,7 +1164,7 @@ static Callee callee(Node *n, bool laterCalls) {
  * expression per parameter (by-pointer parameters still as values). */
 static void evalargs(Node *n, Type *sig, Vec *args) {
 	int np = sig->fields.n;
-	bool spread = n->flags & NF_COMMAOK;
+	bool spread = n->flags & NF_SPREAD;
 	bool packing = sig->variadic && !n->op && !spread;
 	Vec vals = {0}, vtypes = {0};
 	if (spread) {
@@ -1226,7 +1226,7 @@ static bool argshavecalls(Node *n, Type *sig) {
 	for (int i = 0; i < n->list.n; i++)
 		if (hascall(n->list.v[i]))
 			return true;
-	return sig->variadic && !n->op && !(n->flags & NF_COMMAOK);
+	return sig->variadic && !n->op && !(n->flags & NF_SPREAD);
 }
 
 /* The cast that calls a func value or an itab entry of signature sig. */
@@ -1364,11 +1364,11 @@ void emitcall(Node *n, const char **results, int nres) {
 
 void emitprint(Node *n) {
 	Vec vals = {0};
-	if (n->flags & NF_COMMAOK) { /* print(f()) with several results */
+	if (n->flags & NF_SPREAD) { /* print(f()) with several results */
 		Node *c = n->list.v[0];
 		const char *tv = callexpr(c);
 		Node pr = *n;
-		pr.flags &= ~NF_COMMAOK;
+		pr.flags &= ~NF_SPREAD;
 		memset(&pr.list, 0, sizeof pr.list);
 		for (int i = 0; i < c->type->fields.n; i++) {
 			Node *a = mknode(N_BAD, c->pos);
@@ -1671,7 +1671,7 @@ static bool samevar(Node *a, Node *b) {
 bool appendinplace(Node *l, Node *r) {
 	while (r->kind == N_PAREN)
 		r = r->a;
-	if (r->kind != N_CALL || !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_COMMAOK))
+	if (r->kind != N_CALL || !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_SPREAD))
 		return false;
 	if (!samevar(l, r->list.v[0]) || !identical(l->type, r->type))
 		return false;
@@ -2263,13 +2263,17 @@ static void deferorgo(Node *n, bool isgo) {
 		else if (c->ival == B_DELETE)
 			bprintf(&body, "\tmapdelete(g, %s, d->f1, &d->f2);\n", typedesc(((Node *)c->list.v[0])->type));
 		else {
-			/* print: reuse emitprint through synthetic operands */
+			/* print: reuse emitprint through synthetic operands; print(g())
+			 * saved g's results as one record member, spread here */
 			Node pr = *c;
+			pr.flags &= ~NF_SPREAD;
 			memset(&pr.list, 0, sizeof pr.list);
-			for (int i = 0; i < c->list.n; i++) {
+			Type *tup = c->flags & NF_SPREAD ? ((Node *)c->list.v[0])->type : NULL;
+			int nops = tup ? tup->fields.n : c->list.n;
+			for (int i = 0; i < nops; i++) {
 				Node *a = mknode(N_BAD, c->pos);
-				a->type = ((Node *)c->list.v[i])->type;
-				a->lit = xprintf("d->f%d", i + 1);
+				a->type = tup ? ((Field *)tup->fields.v[i])->type : ((Node *)c->list.v[i])->type;
+				a->lit = tup ? xprintf("d->f1.r%d", i) : xprintf("d->f%d", i + 1);
 				vpush(&pr.list, a);
 			}
 			thunkprint(&pr, &body);

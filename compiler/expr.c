@@ -2071,7 +2071,7 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 		if (a->n == 1 && ((Node *)a->v[0])->kind == N_CALL) {
 			Type *t = checkexpr(a->v[0]);
 			if (t && t->kind == T_TUPLE) {
-				n->flags |= NF_COMMAOK; /* spread */
+				n->flags |= NF_SPREAD;
 				n->flags |= NF_NOVALUE | NF_HASCALL;
 				return NULL;
 			}
@@ -2278,7 +2278,7 @@ static void checkargs(Node *n, Type *sig, const char *fname) {
 				vpush(&atypes, ((Field *)t->fields.v[i])->type);
 				vpush(&anodes, a0);
 			}
-			n->flags |= NF_COMMAOK; /* marks "spread" */
+			n->flags |= NF_SPREAD;
 			if (n->op)
 				errorat(n->pos, "can only use ... with final argument in list");
 			goto match;
@@ -2300,7 +2300,7 @@ static void checkargs(Node *n, Type *sig, const char *fname) {
 	}
 match:;
 	int na = atypes.n;
-	bool spread = n->flags & NF_COMMAOK;
+	bool spread = n->flags & NF_SPREAD;
 	if (n->op && !sig->variadic) {
 		errorat(n->pos, "have (...) but function is not variadic: %s", fname);
 		return;
