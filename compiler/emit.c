@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -92,6 +93,25 @@ const char *cname(const char *base) {
 	}
 	vpush(&fn->cnames, (void *)name);
 	return name;
+}
+
+/* A gl identifier in a file-scope name (pkg_name, pkg_T_M, struct pkg_T).
+ * Such a name never holds "__": that marks the names derived from one
+ * (f's pkg_f__info, __frame, __closure, __slots, __fv; a local type's
+ * struct pkg_T__hash), so an identifier such as f__info, _x or x_ has its
+ * underscores written x5f. */
+const char *gident(const char *name) {
+	const char *s = cleanname(name, false);
+	size_t n = strlen(s);
+	if (!strstr(s, "__") && s[0] != '_' && s[n - 1] != '_')
+		return s;
+	Buf b = {0};
+	for (const char *p = s; *p; p++)
+		if (*p == '_')
+			bput(&b, "x5f");
+		else
+			bputc(&b, *p);
+	return bstr(&b);
 }
 
 /* File-scope names are unique within their package (Package.cnames), so a
@@ -295,9 +315,9 @@ static const char *structname(Type *t) {
 		if (t->kind == T_NAMED) {
 			const char *pk = t->pkg && t->pkg->cprefix ? t->pkg->cprefix : "x";
 			if (t->obj && !t->obj->global)
-				t->cname = xprintf("struct %s_%s_%.8s", pk, t->name, typehash(t));
+				t->cname = xprintf("struct %s_%s__%.8s", pk, gident(t->name), typehash(t));
 			else
-				t->cname = xprintf("struct %s_%s", pk, t->name);
+				t->cname = xprintf("struct %s_%s", pk, gident(t->name));
 		} else
 			t->cname = xprintf("struct %c%.12s", t->kind == T_ARRAY ? 'A' : t->kind == T_TUPLE ? 'R' : 'S', typehash(t));
 	}
@@ -968,9 +988,9 @@ const char *funcsym(Obj *f) {
 		if (f->extern_)
 			f->cname = intern(xprintf("%s_%s", pk, f->name));
 		else if (f->ismethod && f->recvtype)
-			f->cname = globalname(xprintf("%s_%s_%s", pk, f->recvtype->name, f->name));
+			f->cname = globalname(xprintf("%s_%s_%s", pk, gident(f->recvtype->name), gident(f->name)));
 		else
-			f->cname = globalname(xprintf("%s_%s", pk, f->name));
+			f->cname = globalname(xprintf("%s_%s", pk, gident(f->name)));
 		namereg = saved;
 	}
 	if (f->pkg != unitpkg || f->extern_)
@@ -1024,16 +1044,32 @@ void addprototype(const char *proto) { bprintf(&gprotos, "%s;\n", proto); }
 
 /* ---------------------------------------------------------------- the program */
 
+/* A package's prefix of file-scope names: its path, bytes other than
+ * letters and digits written "_" (unicode/utf8: unicode_utf8).  Unless
+ * that would not start with a letter (locals' names start with "_",
+ * cname), would start with the runtime's gl, or would hold "__" (gident) or
+ * end in "_": then it is x and the path, those bytes in hex. */
+static const char *cprefix(const char *path) {
+	Buf b = {0};
+	for (const char *s = path; *s; s++)
+		bputc(&b, isalnum((unsigned char)*s) ? *s : '_');
+	const char *c = bstr(&b);
+	if (isalpha((unsigned char)c[0]) && strncasecmp(c, "gl", 2) && !strstr(c, "__") && c[strlen(c) - 1] != '_')
+		return c;
+	Buf x = {0};
+	bputc(&x, 'x');
+	for (const char *s = path; *s; s++)
+		if (isalnum((unsigned char)*s))
+			bputc(&x, *s);
+		else
+			bprintf(&x, "x%02x", (unsigned char)*s);
+	return bstr(&x);
+}
+
 static void assignprefixes(void) {
 	for (int i = 0; i < allpackages.n; i++) {
 		Package *p = allpackages.v[i];
-		Buf b = {0};
-		/* a C identifier, and a global's name starts with a letter (cname) */
-		if (!isalpha((unsigned char)p->path[0]))
-			bputc(&b, 'x');
-		for (const char *s = p->path; *s; s++)
-			bputc(&b, isalnum((unsigned char)*s) ? *s : '_');
-		p->cprefix = bstr(&b);
+		p->cprefix = cprefix(p->path);
 	}
 }
 
@@ -1068,7 +1104,7 @@ static void eachglobal(Package *p, void (*f)(Obj *o, Node *id)) {
 static void nameglobal(Obj *o, Node *id) {
 	(void)id;
 	o->slot = S_GLOBAL;
-	o->cname = globalname(xprintf("%s_%s", o->pkg->cprefix, o->name));
+	o->cname = globalname(xprintf("%s_%s", o->pkg->cprefix, gident(o->name)));
 }
 
 /* The synthetic function holding a package's variable initializers. */

@@ -70,6 +70,7 @@ Type *resulttype(Type *sig, int *mode); /* the C result of a signature */
 const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
 void addprototype(const char *proto);
 const char *cname(const char *base); /* unique within fn */
+const char *gident(const char *name); /* a gl identifier in a file-scope name */
 const char *globalname(const char *base); /* unique in the program */
 const char *fileof(Pos p);
 const char *abspathof(Pos p);

@@ -106,7 +106,7 @@ const char *varref(Obj *o) {
 	if (!o->slot && o->global) {
 		o->slot = S_GLOBAL;
 		if (!o->cname)
-			o->cname = globalname(xprintf("%s_%s", o->pkg ? o->pkg->cprefix : "x", o->name));
+			o->cname = globalname(xprintf("%s_%s", o->pkg ? o->pkg->cprefix : "x", gident(o->name)));
 	}
 	switch (o->slot) {
 	case S_LOCAL: return o->cname;
