@@ -264,17 +264,37 @@ static const char *typehash(Type *t) {
 	return xprintf("%016llx", (unsigned long long)h);
 }
 
-/* A struct member's C name: a plain name (ASCII, no C keyword, not ending
- * in "_") stays; any other is escaped (cleanname) and gets a final "_".
- * Distinct fields keep distinct names, and a name made of a plain name
- * and "_" (_pad_, blank fields _1_, ...) is never a gl field's. */
+/* Whether s is in the style of C's macros (SIZE_MAX, INT64_C): capitals,
+ * digits and at least one "_". */
+static bool macrostyle(const char *s) {
+	bool us = false;
+	for (; *s; s++) {
+		if (islower((unsigned char)*s))
+			return false;
+		us |= *s == '_';
+	}
+	return us;
+}
+
+/* A name a struct member may keep: ASCII, no C keyword or macro, not
+ * reserved by C ("__x", "_X"), not ending in "_". */
+static bool plainfield(const char *s) {
+	size_t n = strlen(s);
+	return !strcmp(cleanname(s, false), s) && !ckeyword(s) && !macrostyle(s) && s[n - 1] != '_' &&
+	       !(s[0] == '_' && (s[1] == '_' || isupper((unsigned char)s[1])));
+}
+
+/* A struct member's C name: a plain name stays; any other is escaped
+ * (cleanname, and a leading "_" as x5f) and gets a final "_".  Distinct
+ * fields keep distinct names, and a name that starts and ends with "_"
+ * (glc's own _pad_, blank fields _1_, ...) is never a gl field's. */
 const char *cfield(const char *name) {
 	if (!name)
 		return "anon";
-	size_t n = strlen(name);
-	if (!strcmp(cleanname(name, false), name) && !ckeyword(name) && name[n - 1] != '_')
+	if (plainfield(name))
 		return intern(name);
-	return intern(xprintf("%s_", cleanname(name, true)));
+	const char *e = cleanname(name, true);
+	return intern(e[0] == '_' ? xprintf("x5f%s_", e + 1) : xprintf("%s_", e));
 }
 
 /* The C name of struct u's i-th field: blank fields, any number of them,
@@ -1047,14 +1067,16 @@ void addprototype(const char *proto) { bprintf(&gprotos, "%s;\n", proto); }
 /* A package's prefix of file-scope names: its path, bytes other than
  * letters and digits written "_" (unicode/utf8: unicode_utf8).  Unless
  * that would not start with a letter (locals' names start with "_",
- * cname), would start with the runtime's gl, or would hold "__" (gident) or
- * end in "_": then it is x and the path, those bytes in hex. */
+ * cname), would start with the runtime's gl, would hold "__" (gident) or
+ * end in "_", or could make a macro's name (package SIZE's MAX): then it
+ * is x and the path, those bytes in hex. */
 static const char *cprefix(const char *path) {
 	Buf b = {0};
 	for (const char *s = path; *s; s++)
 		bputc(&b, isalnum((unsigned char)*s) ? *s : '_');
 	const char *c = bstr(&b);
-	if (isalpha((unsigned char)c[0]) && strncasecmp(c, "gl", 2) && !strstr(c, "__") && c[strlen(c) - 1] != '_')
+	if (isalpha((unsigned char)c[0]) && strncasecmp(c, "gl", 2) && !strstr(c, "__") && c[strlen(c) - 1] != '_' &&
+	    !macrostyle(xprintf("%s_", c)))
 		return c;
 	Buf x = {0};
 	bputc(&x, 'x');

@@ -104,7 +104,6 @@ static const char *newtemp(Type *t, bool frame) {
 	x->name = xprintf("t%d", ++ntemps);
 	x->ctype = ct;
 	x->frame = frame;
-	vpush(&fn->cnames, (void *)intern(x->name));
 	vpush(&fn->temps, x);
 	vpush(&fn->livetemps, x);
 	if (!frame) {

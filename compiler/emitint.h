@@ -32,7 +32,7 @@ struct Fn {
 	Vec temps, livetemps;   /* temporaries: all, and those in use */
 	Vec frameslots;         /* "name" of members holding pointers */
 	Vec frametypes;         /* their Types */
-	Vec cnames;             /* C names in use in this function */
+	Vec cnames;             /* C names of its gl locals, captured ones too (cname) */
 	int ntemp, nlabel, indent;
 	bool hasframe;          /* decided before the body is emitted */
 	bool closure;           /* takes a GlFunc *ctx */

@@ -1185,10 +1185,6 @@ void emitfunc(FuncInfo *fi) {
 	f.nosplit = fi->obj && (fi->obj->directives & DIR_NOSPLIT);
 	out = &f.body;
 	f.indent = 1;
-	/* reserve names that appear in every function */
-	const char *fixed[] = {"g", "h", "fp", "fpoff", "ctx", "out", "recv", "ret", "unwind", "d", "c", "fn", "data", NULL};
-	for (const char **p = fixed; *p; p++)
-		vpush(&f.cnames, (void *)intern(*p));
 	/* func literal names, as Go's: f.func1, f.func2, ... and inside a
 	 * literal f.func1.1, f.func1.2 (C names from assignnames) */
 	for (int i = 0; i < fi->lits.n; i++) {
