@@ -104,7 +104,6 @@ static const char *newtemp(Type *t, bool frame) {
 	x->name = xprintf("t%d", ++ntemps);
 	x->ctype = ct;
 	x->frame = frame;
-	vpush(&fn->cnames, (void *)intern(x->name));
 	vpush(&fn->temps, x);
 	vpush(&fn->livetemps, x);
 	if (!frame) {
@@ -474,6 +473,13 @@ const char *exprto(Node *n, Type *t) {
 
 /* ---------------------------------------------------------------- lvalues */
 
+/* *p for a pointer p of type t */
+const char *derefptr(const char *p, Type *t) {
+	if (ptrloop(t)) /* void * in C, pointing at another void * */
+		return xprintf("(*(void **)%s)", p);
+	return xprintf("(*%s)", p);
+}
+
 static const char *nilchecked(const char *p) {
 	const char *v = p;
 	check(xprintf("!(%s)", v), "gl_panicnil(g)");
@@ -559,7 +565,7 @@ const char *lvalue(Node *n) {
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
 		nilchecked(p);
-		return xprintf("(*%s)", p);
+		return derefptr(p, n->a->type);
 	}
 	}
 	errorat(n->pos, "internal error: not an lvalue");
@@ -632,7 +638,7 @@ Node *stablelhs(Node *l, bool rhscalls) {
 	}
 	const char *p = frametemp(ptrto(l->type));
 	line("%s = &%s;", p, lv);
-	s->lit = xprintf("(*%s)", p);
+	s->lit = derefptr(p, ptrto(l->type));
 	return s;
 }
 
@@ -905,8 +911,9 @@ static const char *binary(Node *n) {
  * member of its own (not a reused temporary: it lives as long as the
  * pointers to it), zeroed at each evaluation. */
 static const char *stackalloc(Obj *site, Type *t) {
+	static int nalloc;
 	if (!site->cname) {
-		site->cname = cname("alloc");
+		site->cname = xprintf("alloc%d", ++nalloc);
 		bprintf(haspointers(t) ? &fn->frameptr : &fn->frame, "\t%s %s; /* new(%s) that does not escape, %s:%d */\n",
 			ctype(t), site->cname, typestr(t), fileof(site->pos), site->pos.line);
 		if (haspointers(t)) {
@@ -1159,7 +1166,7 @@ static Callee callee(Node *n, bool laterCalls) {
  * expression per parameter (by-pointer parameters still as values). */
 static void evalargs(Node *n, Type *sig, Vec *args) {
 	int np = sig->fields.n;
-	bool spread = n->flags & NF_COMMAOK;
+	bool spread = n->flags & NF_SPREAD;
 	bool packing = sig->variadic && !n->op && !spread;
 	Vec vals = {0}, vtypes = {0};
 	if (spread) {
@@ -1221,7 +1228,7 @@ static bool argshavecalls(Node *n, Type *sig) {
 	for (int i = 0; i < n->list.n; i++)
 		if (hascall(n->list.v[i]))
 			return true;
-	return sig->variadic && !n->op && !(n->flags & NF_COMMAOK);
+	return sig->variadic && !n->op && !(n->flags & NF_SPREAD);
 }
 
 /* The cast that calls a func value or an itab entry of signature sig. */
@@ -1359,11 +1366,11 @@ void emitcall(Node *n, const char **results, int nres) {
 
 void emitprint(Node *n) {
 	Vec vals = {0};
-	if (n->flags & NF_COMMAOK) { /* print(f()) with several results */
+	if (n->flags & NF_SPREAD) { /* print(f()) with several results */
 		Node *c = n->list.v[0];
 		const char *tv = callexpr(c);
 		Node pr = *n;
-		pr.flags &= ~NF_COMMAOK;
+		pr.flags &= ~NF_SPREAD;
 		memset(&pr.list, 0, sizeof pr.list);
 		for (int i = 0; i < c->type->fields.n; i++) {
 			Node *a = mknode(N_BAD, c->pos);
@@ -1666,7 +1673,7 @@ static bool samevar(Node *a, Node *b) {
 bool appendinplace(Node *l, Node *r) {
 	while (r->kind == N_PAREN)
 		r = r->a;
-	if (r->kind != N_CALL || !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_COMMAOK))
+	if (r->kind != N_CALL || !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_SPREAD))
 		return false;
 	if (!samevar(l, r->list.v[0]) || !identical(l->type, r->type))
 		return false;
@@ -1695,12 +1702,13 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 				v = e->b;
 			} else
 				f = u->fields.v[i];
+			const char *m = e->kind == N_KEYVAL ? cfield(f->name) : cmember(u, i);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(f->type)) {
-				fillcomplit(v, f->type, xprintf("%s.%s", dst, cfield(f->name)));
+				fillcomplit(v, f->type, xprintf("%s.%s", dst, m));
 				continue;
 			}
 			const char *val = exprto(v, f->type);
-			line("%s.%s = %s;", dst, cfield(f->name), val);
+			line("%s.%s = %s;", dst, m, val);
 		}
 		return;
 	case T_ARRAY:
@@ -1937,17 +1945,50 @@ static const char *methodexpr(Node *n) {
 	}
 	(void)base;
 	bool curptr = under(cur)->kind == T_POINTER;
-	if (m->ptrrecv)
-		recv = curptr ? e : xprintf("&%s", e);
-	else if (curptr)
-		recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
-	else
-		recv = bypointer(cur) ? xprintf("&%s", e) : e;
-	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s%s(g%s, %s%s);\n}\n",
-		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), mode == R_DIRECT ? "return " : "",
-		funcsym(m->fn), mode == R_OUT ? ", out" : "", recv, bstr(&pl));
+	const char *call;
+	if (under(cur)->kind == T_INTERFACE) {
+		/* I.m, or T.m promoted from an embedded interface: no function to
+		 * name, the call goes through the receiver's itab */
+		const char *ret = mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;";
+		call = xprintf("if (!%s.tab) { gl_panicnil(g); %s }\n\t%s((%s)((const GlItab *)%s.tab)->fun[%d])(g%s, %s.data%s);",
+			e, ret, mode == R_DIRECT ? "return " : "", fncast(under(m->type), 2), e, imethodindex(cur, m->name),
+			mode == R_OUT ? ", out" : "", e, bstr(&pl));
+	} else {
+		if (m->ptrrecv)
+			recv = curptr ? e : xprintf("&%s", e);
+		else if (curptr)
+			recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
+		else
+			recv = bypointer(cur) ? xprintf("&%s", e) : e;
+		call = xprintf("%s%s(g%s, %s%s);", mode == R_DIRECT ? "return " : "", funcsym(m->fn), mode == R_OUT ? ", out" : "",
+			recv, bstr(&pl));
+	}
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s\n}\n",
+		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), call);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	return xprintf("((GlFunc *)&%s__fv)", wname);
+}
+
+/* print or println of a defer or go thunk's saved arguments, into body:
+ * the thunk is a C function of its own, so the temporaries emitprint makes
+ * (a complex value is copied once) are its C locals, not the enclosing
+ * function's.  It has no data frame: the operands are the record's
+ * members, which need no frame temporaries. */
+static void thunkprint(Node *pr, Buf *body) {
+	Fn tf = {0}, *savedfn = fn;
+	Buf *saved = out, stmts = {0};
+	tf.fi = fn->fi;
+	tf.cname = fn->cname;
+	tf.indent = 1;
+	fn = &tf;
+	out = &stmts;
+	emitprint(pr);
+	if (tf.frame.n || tf.frameptr.n)
+		fatal("internal error: a thunk's print needs the data frame");
+	bput(body, bstr(&tf.decls));
+	bput(body, bstr(&stmts));
+	fn = savedfn;
+	out = saved;
 }
 
 /* ---------------------------------------------------------------- assertions */
@@ -2099,7 +2140,7 @@ const char *expr(Node *n) {
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
 		nilchecked(p);
-		return xprintf("(*%s)", p);
+		return derefptr(p, n->a->type);
 	}
 	case N_UNARY:
 		return unary(n);
@@ -2231,22 +2272,20 @@ static void deferorgo(Node *n, bool isgo) {
 		else if (c->ival == B_DELETE)
 			bprintf(&body, "\tmapdelete(g, %s, d->f1, &d->f2);\n", typedesc(((Node *)c->list.v[0])->type));
 		else {
-			/* print: reuse emitprint through synthetic operands */
+			/* print: reuse emitprint through synthetic operands; print(g())
+			 * saved g's results as one record member, spread here */
 			Node pr = *c;
+			pr.flags &= ~NF_SPREAD;
 			memset(&pr.list, 0, sizeof pr.list);
-			for (int i = 0; i < c->list.n; i++) {
+			Type *tup = c->flags & NF_SPREAD ? ((Node *)c->list.v[0])->type : NULL;
+			int nops = tup ? tup->fields.n : c->list.n;
+			for (int i = 0; i < nops; i++) {
 				Node *a = mknode(N_BAD, c->pos);
-				a->type = ((Node *)c->list.v[i])->type;
-				a->lit = xprintf("d->f%d", i + 1);
+				a->type = tup ? ((Field *)tup->fields.v[i])->type : ((Node *)c->list.v[i])->type;
+				a->lit = tup ? xprintf("d->f1.r%d", i) : xprintf("d->f%d", i + 1);
 				vpush(&pr.list, a);
 			}
-			Buf *saved = out;
-			int si = fn->indent;
-			out = &body;
-			fn->indent = 1;
-			emitprint(&pr);
-			out = saved;
-			fn->indent = si;
+			thunkprint(&pr, &body);
 		}
 	} else {
 		int mode;

@@ -413,7 +413,7 @@ static void walkcall(Esc *e, Node *n) {
 		 * itself, and the method called is unknown: what it holds escapes */
 		escape(e, f->a);
 	}
-	bool spread = n->flags & NF_COMMAOK;
+	bool spread = n->flags & NF_SPREAD;
 	for (int i = 0; i < n->list.n; i++) {
 		Node *a = n->list.v[i];
 		walkexpr(e, a);

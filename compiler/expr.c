@@ -1357,7 +1357,12 @@ static Type *checkselector(Node *n) {
 	int kind = 0;
 	Vec path = {0};
 	bool ind = false;
-	Obj *o = lookupfieldormethod(xt, n->name, &path, &kind, &ind);
+	/* x of a defined pointer type (type P *S): x.f is (*x).f, for a field
+	 * only; P has no methods and does not get *S's */
+	bool defptr = xt->kind == T_NAMED && under(xt)->kind == T_POINTER;
+	Obj *o = lookupfieldormethod(defptr ? under(xt) : xt, n->name, &path, &kind, &ind);
+	if (defptr && kind > 0 && kind != SEL_FIELD)
+		kind = 0;
 	if (kind == -1) {
 		errorat(n->pos, "ambiguous selector %s.%s", exprstr(x), n->name);
 		return fail(n);
@@ -2089,7 +2094,7 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 		if (a->n == 1 && ((Node *)a->v[0])->kind == N_CALL) {
 			Type *t = checkexpr(a->v[0]);
 			if (t && t->kind == T_TUPLE) {
-				n->flags |= NF_COMMAOK; /* spread */
+				n->flags |= NF_SPREAD;
 				n->flags |= NF_NOVALUE | NF_HASCALL;
 				return NULL;
 			}
@@ -2296,7 +2301,7 @@ static void checkargs(Node *n, Type *sig, const char *fname) {
 				vpush(&atypes, ((Field *)t->fields.v[i])->type);
 				vpush(&anodes, a0);
 			}
-			n->flags |= NF_COMMAOK; /* marks "spread" */
+			n->flags |= NF_SPREAD;
 			if (n->op)
 				errorat(n->pos, "can only use ... with final argument in list");
 			goto match;
@@ -2318,7 +2323,7 @@ static void checkargs(Node *n, Type *sig, const char *fname) {
 	}
 match:;
 	int na = atypes.n;
-	bool spread = n->flags & NF_COMMAOK;
+	bool spread = n->flags & NF_SPREAD;
 	if (n->op && !sig->variadic) {
 		errorat(n->pos, "have (...) but function is not variadic: %s", fname);
 		return;
