@@ -1357,12 +1357,8 @@ static Type *checkselector(Node *n) {
 	int kind = 0;
 	Vec path = {0};
 	bool ind = false;
-	/* x of a defined pointer type (type P *S): x.f is (*x).f, for a field
-	 * only; P has no methods and does not get *S's */
-	bool defptr = xt->kind == T_NAMED && under(xt)->kind == T_POINTER;
-	Obj *o = lookupfieldormethod(defptr ? under(xt) : xt, n->name, &path, &kind, &ind);
-	if (defptr && kind > 0 && kind != SEL_FIELD)
-		kind = 0;
+	/* (x of a defined pointer type: lookupfieldormethod gives fields only) */
+	Obj *o = lookupfieldormethod(xt, n->name, &path, &kind, &ind);
 	if (kind == -1) {
 		errorat(n->pos, "ambiguous selector %s.%s", exprstr(x), n->name);
 		return fail(n);
