@@ -863,9 +863,9 @@ static uint32_t strhash32(const char *s) {
  * buckets in mapextra instead, and marks such buckets noscan). */
 static Type *buckettype(Type *m) {
 	Type *k = m->key, *e = m->elem;
-	if (k->size > 128)
+	if (tsize(k) > 128)
 		k = ptrto(k);
-	if (e->size > 128)
+	if (tsize(e) > 128)
 		e = ptrto(e);
 	Type *parts[] = {arrayof(types[T_UINT8], 8), arrayof(k, 8), arrayof(e, 8), types[T_UNSAFEPTR]};
 	const char *names[] = {"topbits", "keys", "elems", "overflow"};
