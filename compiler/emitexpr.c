@@ -1901,6 +1901,22 @@ static const char *methodvalue(Node *n) {
 	return c;
 }
 
+/* The method expression wrapper wname of n whose receiver leads to the
+ * interface value iv of type it: the call goes through iv's itab. */
+static const char *ifacemethodexpr(Node *n, const char *wname, const char *rc, const char *params, int mode,
+				   const char *iv, Type *it, const char *pl) {
+	Method *m = n->meth;
+	resolvemethod(m);
+	const char *ret = mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;";
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n"
+		"\tif (!%s.tab) { gl_panicnil(g); %s }\n",
+		rc, wname, params, exprstr(n), rc, wname, params, wrapperentry(wname), iv, ret);
+	bprintf(&gdecls, "\t%s((%s)((const GlItab *)%s.tab)->fun[%d])(g%s, %s.data%s);\n}\n", mode == R_DIRECT ? "return " : "",
+		fncast(m->type, 2), iv, imethodindex(it, m->name), mode == R_OUT ? ", out" : "", iv, pl);
+	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
+	return xprintf("((GlFunc *)&%s__fv)", wname);
+}
+
 /* T.M or (*T).M: a function whose first parameter is the receiver. */
 static const char *methodexpr(Node *n) {
 	static int nme;
@@ -1936,6 +1952,8 @@ static const char *methodexpr(Node *n) {
 		cur = f->type;
 	}
 	(void)base;
+	if (under(cur)->kind == T_INTERFACE) /* I.M, or a method promoted from an embedded interface */
+		return ifacemethodexpr(n, wname, rc, bstr(&params), mode, e, cur, bstr(&pl));
 	bool curptr = under(cur)->kind == T_POINTER;
 	if (m->ptrrecv)
 		recv = curptr ? e : xprintf("&%s", e);
