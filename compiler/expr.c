@@ -1276,7 +1276,8 @@ static Type *checkunary(Node *n) {
 
 /* ---------------------------------------------------------------- selectors */
 
-static Type *methodtype(Type *recv, Type *sig) {
+/* The type of the method expression T.M: sig with the receiver first. */
+Type *methodtype(Type *recv, Type *sig) {
 	Type *t = newtype(T_FUNC);
 	Field *r = xalloc(sizeof *r);
 	r->type = recv;

@@ -152,6 +152,13 @@ typedef struct GlMethod {
 	GlString name;
 	const GlType *mtyp; /* func type without receiver */
 	void (*ifn)(void);
+	/* For reflect (exported methods only, else 0): the method expression
+	 * T.M as a func value, its type func(T, ...), and the C function of a
+	 * method value: a closure {mfn, interface data word} calls the method
+	 * on that word (Value.Method). */
+	const GlType *ftyp;
+	const GlFunc *tfn;
+	void (*mfn)(void);
 } GlMethod;
 
 /* A method of an interface type, sorted by name. */
@@ -185,6 +192,11 @@ struct GlType {
 	int16_t nin, nout;
 	bool variadic;
 	const GlType *ptrtothis;
+	/* func types: calls a func value of this type for reflect's Value.Call
+	 * as void call(G *g, GlFunc *f, void *const *args, void *const *results,
+	 * void *scratch): args[i] and results[i] point to the values; scratch
+	 * holds a result tuple returned through an out-pointer. */
+	void (*call)(void);
 };
 
 /* itab: the interface table of (interface type, concrete type) */

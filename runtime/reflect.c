@@ -104,3 +104,14 @@ void reflect_setIface(G *g, const GlType *it, GlIface *p, const GlType *t, void 
 	p->tab = tab;
 	p->data = tab ? word : NULL;
 }
+
+/* Value.Call: the code glc emitted for the func type t (GlType.call)
+ * calls f with the arguments and results behind the pointers in a and r
+ * (heap objects: nothing here points into the stack).  A tail call, so
+ * between the gl caller and the callee there is only t->call, a wrapper
+ * within the wrappers' stack budget. */
+void reflect_call(G *g, const GlType *t, GlFunc *f, void *const *a, void *const *r, void *s) {
+	void (*call)(G *, GlFunc *, void *const *, void *const *, void *) =
+		(void (*)(G *, GlFunc *, void *const *, void *const *, void *))t->call;
+	call(g, f, a, r, s);
+}
