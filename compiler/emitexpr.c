@@ -15,6 +15,8 @@
 
 #include "emitint.h"
 
+static const char *unsafeslice(Node *n, bool str);
+
 static const char *builtin(Node *n);
 static const char *complit(Node *n);
 static const char *closure(Node *n);
@@ -1623,6 +1625,13 @@ static const char *builtin(Node *n) {
 		const char *p = spill(expr(x), x->type);
 		return xprintf("((void *)((char *)%s + (%s)))", p, exprto(a->v[1], types[T_INT]));
 	}
+	case B_SLICE:
+	case B_STRING:
+		return unsafeslice(n, n->ival == B_STRING);
+	case B_STRINGDATA:
+		return xprintf("((uint8_t *)%s.ptr)", spill(expr(x), x->type));
+	case B_SLICEDATA:
+		return xprintf("((%s)%s.ptr)", ctype(n->type), spill(expr(x), x->type));
 	case B_CLOSE: {
 		const char *c = spill(expr(x), x->type);
 		pcline();
@@ -1633,6 +1642,28 @@ static const char *builtin(Node *n) {
 	}
 	errorat(n->pos, "internal error: built-in not supported");
 	return "0";
+}
+
+/* unsafe.Slice(p, len) or unsafe.String(p, len), with Go's panics for a
+ * length that is negative, does not fit in int, or makes the memory wrap
+ * around the address space (gl_unsafeslicecheck). */
+static const char *unsafeslice(Node *n, bool str) {
+	Node *x = n->list.v[0], *ln = n->list.v[1];
+	const char *p = spill(expr(x), x->type);
+	const char *l = spill(expr(ln), ln->type);
+	const char *len = temp(types[T_INT]);
+	if (isunsigned(ln->type))
+		line("%s = (uint64_t)%s > (uint64_t)INT64_MAX ? -1 : (int64_t)%s;", len, l, l);
+	else
+		line("%s = (int64_t)%s;", len, l);
+	const char *what = str ? "unsafe.String" : "unsafe.Slice";
+	const char *ok = temp(types[T_INT]);
+	line("%s = gl_unsafeslicecheck(%s, %s, %lld);", ok, p, len, (long long)tsize(str ? types[T_UINT8] : under(x->type)->elem));
+	check(xprintf("%s == 1", ok), xprintf("gl_panicstring(g, \"runtime error: %s: len out of range\")", what));
+	check(xprintf("%s == 2", ok), xprintf("gl_panicstring(g, \"runtime error: %s: ptr is nil and len is not zero\")", what));
+	if (str)
+		return xprintf("((GlString){(const uint8_t *)%s, %s})", p, len);
+	return xprintf("((GlSlice){(void *)%s, %s, %s})", p, len, len);
 }
 
 /* Whether a and b denote the same variable: the same local or global, or

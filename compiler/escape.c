@@ -255,6 +255,9 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 		}
 		if ((n->flags & NF_CALLEE_BUILTIN) && n->ival == B_APPEND && n->list.n)
 			sources(e, n->list.v[0], roots, holds); /* the result may be the first slice */
+		if ((n->flags & NF_CALLEE_BUILTIN) && n->list.n &&
+		    (n->ival == B_ADD || n->ival == B_SLICE || n->ival == B_STRING || n->ival == B_STRINGDATA || n->ival == B_SLICEDATA))
+			sources(e, n->list.v[0], roots, holds); /* unsafe: the result points where the first argument does */
 		if ((n->flags & NF_CALLEE_BUILTIN) && n->ival == B_NEW && n->type)
 			addroot(e, roots, allocsite(e, n, under(n->type)->elem));
 		return;

@@ -597,6 +597,17 @@ void gl_panicindex(G *g, int64_t i, int64_t len);
 enum { GL_SLICE_ALEN, GL_SLICE_ACAP, GL_SLICE_B, GL_SLICE_3ALEN, GL_SLICE_3B, GL_SLICE_3C };
 void gl_panicslice(G *g, int64_t lo, int64_t hi, int64_t cap, int which);
 void gl_panicsliceconvert(G *g, int64_t n, int64_t len); /* (*[n]T)(s), len(s) < n */
+/* unsafe.Slice(p, len) and unsafe.String(p, len) with elements of size
+ * bytes, as Go checks them: 1 if len is negative (or was too large for
+ * int: the caller passes -1) or the memory would overflow the address
+ * space, 2 if p is nil and the memory is not empty, else 0. */
+static inline int gl_unsafeslicecheck(const void *p, int64_t len, uint64_t size) {
+	if (len < 0)
+		return 1;
+	if ((size && (uint64_t)len > UINT64_MAX / size) || (uint64_t)len * size > -(uint64_t)(uintptr_t)p)
+		return p ? 1 : 2;
+	return 0;
+}
 void gl_panicdivide(G *g);
 void gl_panicnil(G *g);      /* nil pointer dereference */
 void gl_panicunreachable(G *g);
