@@ -132,11 +132,15 @@ static Vec wrappers, wrapped;
 
 /* wraps: the C function that a func value's wrapper calls (for
  * reflect's Value.Pointer), or NULL. */
-static const char *wrapperentryof(const char *name, const char *wraps) {
+static const char *wrapperentrykind(const char *name, const char *wraps, int kind) {
 	vpush(&wrappers, (void *)name);
 	vpush(&wrapped, (void *)wraps);
-	stackrec(unitpkg, name, name, (Pos){0}, SR_WRAPPER, NULL);
+	stackrec(unitpkg, name, name, (Pos){0}, kind, NULL);
 	return xprintf("\tGL_PCLINE(%s__info, 0);\n", name);
+}
+
+static const char *wrapperentryof(const char *name, const char *wraps) {
+	return wrapperentrykind(name, wraps, SR_WRAPPER);
 }
 
 const char *wrapperentry(const char *name) { return wrapperentryof(name, NULL); }
@@ -874,7 +878,7 @@ static const char *reflectcall(Type *sig, const char *sym) {
 	int nr = sig->results.n;
 	const char *callee = xprintf("((%s)f->fn)", fncast(sig, 3));
 	bprintf(&b, "/* reflect's Value.Call of %s */\nGL_WRAPPER static void %s(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {\n%s\t(void)a, (void)r, (void)s;\n",
-		typestr(sig), name, wrapperentry(name));
+		typestr(sig), name, wrapperentrykind(name, NULL, SR_REFLECTCALL));
 	if (mode == R_VOID)
 		bprintf(&b, "\t%s(g, f%s);\n", callee, bstr(&args));
 	else if (mode == R_DIRECT && nr == 1)

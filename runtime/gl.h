@@ -43,6 +43,10 @@
  * (compiler/stackcheck.c), tests/stackusage.py the runtime's entries
  * (from gcc's -fcallgraph-info=su). */
 #define GL_STACK_GUARD 928
+/* What reflect_call makes free above stackguard0 for GlType.call, whose
+ * frame holds the stack arguments of the call it makes (glc checks it
+ * fits: compiler/stackcheck.c). */
+#define GL_REFLECTCALL_STACK 4096
 /* Largest goroutine stack, as Go's maxstacksize on 64-bit. */
 #define GL_STACK_MAX 1000000000
 /* stackguard0 is set to this to make the next prologue check fail, so the
