@@ -38,7 +38,7 @@
 enum {
 	BAND = 928,     /* runtime/gl.h GL_STACK_GUARD */
 	WRAPPER = 128,
-	REFLECTCALL = 4096 - 64, /* runtime/gl.h GL_REFLECTCALL_STACK, less reflect_call's own frame */
+	REFLECTCALL = 4032, /* runtime/gl.h GL_REFLECTCALL_STACK (4096), less 64 for reflect_call's own frame */
 	LIMIT = BAND - WRAPPER,
 	RET = 8,        /* the call's return address (gcc counts it, clang not) */
 	MORESTACK = 64, /* runtime/rt.h SAVEDREGS_SIZE */

@@ -112,7 +112,5 @@ void reflect_setIface(G *g, const GlType *it, GlIface *p, const GlType *t, void 
  * glc checks its frame fits in; the callee then finds the whole band. */
 void reflect_call(G *g, const GlType *t, GlFunc *f, void *const *a, void *const *r, void *s) {
 	RT_STACKCHECK(g, GL_REFLECTCALL_STACK, GL_FIXPARAM(g, f)); /* f may be a closure in a frame */
-	void (*call)(G *, GlFunc *, void *const *, void *const *, void *) =
-		(void (*)(G *, GlFunc *, void *const *, void *const *, void *))t->call;
-	call(g, f, a, r, s);
+	((void (*)(G *, GlFunc *, void *const *, void *const *, void *))t->call)(g, f, a, r, s);
 }
