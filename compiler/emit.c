@@ -155,11 +155,15 @@ static Vec wrappers, wrapped;
 
 /* wraps: the C function that a func value's wrapper calls (for
  * reflect's Value.Pointer), or NULL. */
-static const char *wrapperentryof(const char *name, const char *wraps) {
+static const char *wrapperentrykind(const char *name, const char *wraps, int kind) {
 	vpush(&wrappers, (void *)name);
 	vpush(&wrapped, (void *)wraps);
-	stackrec(unitpkg, name, name, (Pos){0}, SR_WRAPPER, NULL);
+	stackrec(unitpkg, name, name, (Pos){0}, kind, NULL);
 	return xprintf("\tGL_PCLINE(%s__info, 0);\n", name);
+}
+
+static const char *wrapperentryof(const char *name, const char *wraps) {
+	return wrapperentrykind(name, wraps, SR_WRAPPER);
 }
 
 const char *wrapperentry(const char *name) { return wrapperentryof(name, NULL); }
@@ -880,6 +884,107 @@ static Type *buckettype(Type *m) {
 	return t;
 }
 
+/* ---- what reflect calls through: Method.Func, Value.Method, Value.Call */
+
+/* ", T p<first>, ..." for the parameters of sig from index from on (as a
+ * C parameter list, or as the argument list when args is set). */
+static const char *paramlist(Type *sig, int from, int first, bool args) {
+	Buf b = {0};
+	for (int i = from; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		if (args)
+			bprintf(&b, ", p%d", first + i - from);
+		else
+			bprintf(&b, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), first + i - from);
+	}
+	return bstr(&b);
+}
+
+/* The interface data word of the receiver p0 of type t, as the itab
+ * function ifn takes it: the value itself when t is pointer-shaped, else a
+ * pointer to it (ifn reads it before its call, so the address of the C
+ * parameter does not outlive a stack move). */
+static const char *recvword(Type *t) {
+	if (isdirectiface(t)) {
+		if (bypointer(t))
+			return "(*(void *const *)p0)";
+		if (under(t)->kind == T_STRUCT)
+			return "({ void *w; memcpy(&w, &p0, sizeof w); w; })";
+		return "((void *)p0)";
+	}
+	return bypointer(t) ? "((void *)p0)" : "((void *)&p0)";
+}
+
+/* Method.Func for method m of t whose itab function is ifn: T.M as a
+ * static func value of type ftyp (the receiver first). */
+static const char *reflectmexpr(Type *t, Method *m, const char *ifn, Type *ftyp) {
+	static int n;
+	const char *name = xprintf("glrme%d", ++n);
+	int mode;
+	Type *rt = resulttype(ftyp, &mode);
+	const char *out = mode == R_OUT ? xprintf(", %s *out", ctype(rt)) : "";
+	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	const char *params = xprintf("G *g, GlFunc *ctx%s%s", out, paramlist(ftyp, 0, 0, false));
+	bprintf(&gdecls, "static %s %s(%s);\n/* %s.%s for reflect's Method.Func */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n",
+		rc, name, params, typestr(t), m->name, rc, name, params, wrapperentry(name));
+	bprintf(&gdecls, "\t%s((%s)%s)(g%s, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", fncast(m->type, 2), ifn,
+		mode == R_OUT ? ", out" : "", recvword(t), paramlist(ftyp, 1, 1, true));
+	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", name, name);
+	return xprintf("&%s__fv", name);
+}
+
+/* Value.Method's code for method m whose itab function is ifn: the
+ * closure reflect makes is {this function, the receiver's data word}. */
+static const char *reflectmvalue(Method *m, const char *ifn) {
+	static int n;
+	const char *name = xprintf("glrmv%d", ++n);
+	Type *sig = m->type;
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	const char *out = mode == R_OUT ? xprintf(", %s *out", ctype(rt)) : "";
+	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	const char *params = xprintf("G *g, GlFunc *ctx%s%s", out, paramlist(sig, 0, 0, false));
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method value of %s for reflect */\nGL_WRAPPER static %s %s(%s) {\n%s", rc, name,
+		params, m->name, rc, name, params, wrapperentry(name));
+	bprintf(&gdecls, "\t%s((%s)%s)(g%s, ((void *const *)ctx)[1]%s);\n}\n", mode == R_DIRECT ? "return " : "",
+		fncast(sig, 2), ifn, mode == R_OUT ? ", out" : "", paramlist(sig, 0, 0, true));
+	return name;
+}
+
+/* GlType.call of the func type sig (runtime/gl.h): Value.Call's way into
+ * a func value of this type, arguments and results through pointers. */
+static const char *reflectcall(Type *sig, const char *sym) {
+	const char *name = xprintf("%s_call", sym);
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	Buf args = {0}, b = {0};
+	for (int i = 0; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		bprintf(&args, bypointer(pt) ? ", (const %s *)a[%d]" : ", *(const %s *)a[%d]", ctype(pt), i);
+	}
+	int nr = sig->results.n;
+	const char *callee = xprintf("((%s)f->fn)", fncast(sig, 3));
+	bprintf(&b, "/* reflect's Value.Call of %s */\nGL_WRAPPER static void %s(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {\n%s\t(void)a, (void)r, (void)s;\n",
+		typestr(sig), name, wrapperentrykind(name, NULL, SR_REFLECTCALL));
+	if (mode == R_VOID)
+		bprintf(&b, "\t%s(g, f%s);\n", callee, bstr(&args));
+	else if (mode == R_DIRECT && nr == 1)
+		bprintf(&b, "\t*(%s *)r[0] = %s(g, f%s);\n", ctype(rt), callee, bstr(&args));
+	else if (mode == R_OUT && nr == 1)
+		bprintf(&b, "\t%s(g, f, (%s *)r[0]%s);\n", callee, ctype(rt), bstr(&args));
+	else {
+		if (mode == R_DIRECT)
+			bprintf(&b, "\t*(%s *)s = %s(g, f%s);\n", ctype(rt), callee, bstr(&args));
+		else
+			bprintf(&b, "\t%s(g, f, (%s *)s%s);\n", callee, ctype(rt), bstr(&args));
+		for (int i = 0; i < nr; i++)
+			bprintf(&b, "\t*(%s *)r[%d] = ((%s *)s)->r%d;\n", ctype(((Field *)sig->results.v[i])->type), i, ctype(rt), i);
+	}
+	bput(&b, "}\n");
+	bput(&gdecls, bstr(&b));
+	return name;
+}
+
 static void emitdesc(Type *t) {
 	Type *u = under(t);
 	layout(t);
@@ -906,7 +1011,7 @@ static void emitdesc(Type *t) {
 		bprintf(&pre, "};\n");
 		gcdata = xprintf("%s_gc", sym);
 	}
-	const char *elem = "0", *key = "0", *bucket = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0";
+	const char *elem = "0", *key = "0", *bucket = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0", *call = "0";
 	int64_t len = 0;
 	int nfields = 0, nmethods = 0, nimethods = 0, nin = 0, nout = 0;
 	bool variadic = false;
@@ -951,6 +1056,7 @@ static void emitdesc(Type *t) {
 		}
 		break;
 	case T_FUNC:
+		call = reflectcall(u, sym);
 		nin = u->fields.n;
 		nout = u->results.n;
 		variadic = u->variadic;
@@ -980,8 +1086,15 @@ static void emitdesc(Type *t) {
 			for (int i = 0; i < ms.n; i++) {
 				MEntry *e = ms.v[i];
 				resolvemethod(e->m);
-				bprintf(&mb, "\t{%s, %s, (void (*)(void))%s},\n", strlit(e->m->name, (int64_t)strlen(e->m->name)),
-					typedesc(e->m->type), methodwrapper(t, e->m, &e->path, isdirectiface(t)));
+				const char *ifn = methodwrapper(t, e->m, &e->path, isdirectiface(t));
+				const char *refl = "0, 0, 0";
+				if (exported(e->m->name)) {
+					Type *ft = methodtype(t, e->m->type);
+					refl = xprintf("%s, %s, (void (*)(void))%s", typedesc(ft), reflectmexpr(t, e->m, ifn, ft),
+						       reflectmvalue(e->m, ifn));
+				}
+				bprintf(&mb, "\t{%s, %s, (void (*)(void))%s, %s},\n", strlit(e->m->name, (int64_t)strlen(e->m->name)),
+					typedesc(e->m->type), ifn, refl);
 			}
 			bprintf(&mb, "};\n");
 			bput(&pre, bstr(&mb));
@@ -989,17 +1102,20 @@ static void emitdesc(Type *t) {
 			nmethods = ms.n;
 		}
 	}
+	/* *T of a defined type, as Go's compiler emits it: reflect's PtrTo and
+	 * New, and the methods of *T, work for every defined type */
+	const char *ptrtothis = t->kind == T_NAMED ? typedesc(ptrto(t)) : "0";
 	const char *str = typestr(t);
 	bput(&b, bstr(&pre));
 	bprintf(&b,
 		"__attribute__((weak)) const GlType %s = { /* %s */\n\t.size = %lld, .ptrdata = %lld, .hash = %uu, .kind = %s, .align = %lld, .tflag = %d,\n"
 		"\t.gcdata = %s, .str = %s, .equal = %s, .hashfn = %s,\n"
 		"\t.elem = %s, .key = %s, .len = %lld, .fields = %s, .methods = %s, .imethods = %s, .in = %s, .out = %s,\n"
-		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,%s%s%s\n};\n",
+		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,\n"
+		"\t.call = (void (*)(void))%s, .ptrtothis = %s, .bucket = %s,\n};\n",
 		sym, str, (long long)size, (long long)ptrdata, strhash32(str), kindname(u), (long long)talign(t), tflag, gcdata,
 		strlit(str, (int64_t)strlen(str)), eq, hash, elem, key, (long long)len, fields, methods, imethods, in, outs,
-		nfields, nmethods, nimethods, nin, nout, variadic, u->kind == T_MAP ? "\n\t.bucket = " : "",
-		u->kind == T_MAP ? bucket : "", u->kind == T_MAP ? "," : "");
+		nfields, nmethods, nimethods, nin, nout, variadic, call, ptrtothis, bucket);
 	bput(&gdescs, bstr(&b));
 }
 

@@ -15,6 +15,8 @@
 
 #include "emitint.h"
 
+static const char *unsafeslice(Node *n, bool str);
+
 static const char *builtin(Node *n);
 static const char *complit(Node *n);
 static const char *closure(Node *n);
@@ -1630,6 +1632,13 @@ static const char *builtin(Node *n) {
 		const char *p = spill(expr(x), x->type);
 		return xprintf("((void *)((char *)%s + (%s)))", p, exprto(a->v[1], types[T_INT]));
 	}
+	case B_SLICE:
+	case B_STRING:
+		return unsafeslice(n, n->ival == B_STRING);
+	case B_STRINGDATA:
+		return xprintf("((uint8_t *)%s.ptr)", spill(expr(x), x->type));
+	case B_SLICEDATA:
+		return xprintf("((%s)%s.ptr)", ctype(n->type), spill(expr(x), x->type));
 	case B_CLOSE: {
 		const char *c = spill(expr(x), x->type);
 		pcline();
@@ -1640,6 +1649,28 @@ static const char *builtin(Node *n) {
 	}
 	errorat(n->pos, "internal error: built-in not supported");
 	return "0";
+}
+
+/* unsafe.Slice(p, len) or unsafe.String(p, len), with Go's panics for a
+ * length that is negative, does not fit in int, or makes the memory wrap
+ * around the address space (gl_unsafeslicecheck). */
+static const char *unsafeslice(Node *n, bool str) {
+	Node *x = n->list.v[0], *ln = n->list.v[1];
+	const char *p = spill(expr(x), x->type);
+	const char *l = spill(expr(ln), ln->type);
+	const char *len = temp(types[T_INT]);
+	if (isunsigned(ln->type))
+		line("%s = (uint64_t)%s > (uint64_t)INT64_MAX ? -1 : (int64_t)%s;", len, l, l);
+	else
+		line("%s = (int64_t)%s;", len, l);
+	const char *what = str ? "unsafe.String" : "unsafe.Slice";
+	const char *ok = temp(types[T_INT]);
+	line("%s = gl_unsafeslicecheck(%s, %s, %lld);", ok, p, len, (long long)tsize(str ? types[T_UINT8] : under(x->type)->elem));
+	check(xprintf("%s == 1", ok), xprintf("gl_panicstring(g, \"runtime error: %s: len out of range\")", what));
+	check(xprintf("%s == 2", ok), xprintf("gl_panicstring(g, \"runtime error: %s: ptr is nil and len is not zero\")", what));
+	if (str)
+		return xprintf("((GlString){(const uint8_t *)%s, %s})", p, len);
+	return xprintf("((GlSlice){(void *)%s, %s, %s})", p, len, len);
 }
 
 /* Whether a and b denote the same variable: the same local or global, or
@@ -1909,6 +1940,22 @@ static const char *methodvalue(Node *n) {
 	return c;
 }
 
+/* The method expression wrapper wname of n whose receiver leads to the
+ * interface value iv of type it: the call goes through iv's itab. */
+static const char *ifacemethodexpr(Node *n, const char *wname, const char *rc, const char *params, int mode,
+				   const char *iv, Type *it, const char *pl) {
+	Method *m = n->meth;
+	resolvemethod(m);
+	const char *ret = mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;";
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n"
+		"\tif (!%s.tab) { gl_panicnil(g); %s }\n",
+		rc, wname, params, exprstr(n), rc, wname, params, wrapperentry(wname), iv, ret);
+	bprintf(&gdecls, "\t%s((%s)((const GlItab *)%s.tab)->fun[%d])(g%s, %s.data%s);\n}\n", mode == R_DIRECT ? "return " : "",
+		fncast(m->type, 2), iv, imethodindex(it, m->name), mode == R_OUT ? ", out" : "", iv, pl);
+	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
+	return xprintf("((GlFunc *)&%s__fv)", wname);
+}
+
 /* T.M or (*T).M: a function whose first parameter is the receiver. */
 static const char *methodexpr(Node *n) {
 	static int nme;
@@ -1944,25 +1991,17 @@ static const char *methodexpr(Node *n) {
 		cur = f->type;
 	}
 	(void)base;
+	if (under(cur)->kind == T_INTERFACE) /* I.M, or a method promoted from an embedded interface */
+		return ifacemethodexpr(n, wname, rc, bstr(&params), mode, e, cur, bstr(&pl));
 	bool curptr = under(cur)->kind == T_POINTER;
-	const char *call;
-	if (under(cur)->kind == T_INTERFACE) {
-		/* I.m, or T.m promoted from an embedded interface: no function to
-		 * name, the call goes through the receiver's itab */
-		const char *ret = mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;";
-		call = xprintf("if (!%s.tab) { gl_panicnil(g); %s }\n\t%s((%s)((const GlItab *)%s.tab)->fun[%d])(g%s, %s.data%s);",
-			e, ret, mode == R_DIRECT ? "return " : "", fncast(under(m->type), 2), e, imethodindex(cur, m->name),
-			mode == R_OUT ? ", out" : "", e, bstr(&pl));
-	} else {
-		if (m->ptrrecv)
-			recv = curptr ? e : xprintf("&%s", e);
-		else if (curptr)
-			recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
-		else
-			recv = bypointer(cur) ? xprintf("&%s", e) : e;
-		call = xprintf("%s%s(g%s, %s%s);", mode == R_DIRECT ? "return " : "", funcsym(m->fn), mode == R_OUT ? ", out" : "",
-			recv, bstr(&pl));
-	}
+	if (m->ptrrecv)
+		recv = curptr ? e : xprintf("&%s", e);
+	else if (curptr)
+		recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
+	else
+		recv = bypointer(cur) ? xprintf("&%s", e) : e;
+	const char *call = xprintf("%s%s(g%s, %s%s);", mode == R_DIRECT ? "return " : "", funcsym(m->fn),
+		mode == R_OUT ? ", out" : "", recv, bstr(&pl));
 	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s\n}\n",
 		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), call);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);

@@ -13,7 +13,8 @@ import os, re, subprocess, sys, tempfile, concurrent.futures, time
 def cut(out):
     """Drop the traceback of an uncaught panic (and Go's [signal ...] line),
     and of a fatal error: Go's "runtime stack:" block (gl has none) and the
-    "runtime: sp=... stack=[...]" line of a stack overflow (addresses)."""
+    "runtime: sp=... stack=[...]" line of a stack overflow (addresses), and
+    the "PC=0x... m=N sigcode=N" line of a fatal signal (SIGTRAP)."""
     lines = out.split("\n")
     res, i = [], 0
     while i < len(lines):
@@ -21,7 +22,7 @@ def cut(out):
         if (re.match(r"^goroutine \d+ \[", l) or l == "runtime stack:") and res and res[-1] == "":
             res.pop()
             break
-        if l.startswith("runtime: sp="):
+        if l.startswith("runtime: sp=") or re.match(r"^PC=0x[0-9a-f]+ m=\d+ sigcode=-?\d+$", l):
             i += 1
             continue
         if l.startswith("[signal ") and res and res[-1].startswith("panic: "):
