@@ -279,6 +279,9 @@ def main():
         with lock:
             stats["programs"] += 1
             kinds[kind] = kinds.get(kind, 0) + 1
+            if stats["programs"] % 25 == 0:
+                print("fuzz-diff: %d programs, %.0f s, %d mismatches, %d generator bugs" % (
+                    stats["programs"], time.time() - t0, stats["mismatch"], stats["gen"]), flush=True)
             if kind == "ok":
                 stats["ok"] += 1
                 return

@@ -111,6 +111,7 @@ class Gen:
         self.noclosure = False  # inside a closure or goroutine: no calls, no loop vars
         self.loopdepth = 0
         self.hashn = 0
+        self.pure = False     # generating fN: no writes to package variables
 
     # ------------------------------------------------------------ helpers
     def name(self, p="v"):
@@ -232,9 +233,17 @@ class Gen:
                 res.extend(self.paths(v.name, v.t, t, 3, False))
         return res
 
+    def writable(self):
+        """Variables that may be assigned: not loop variables, and in the
+        functions fN (called inside expressions) not the package variables,
+        for Go leaves unspecified whether an operand is read before or after
+        a call in the same expression changes it."""
+        return [v for v in self.visible() if not v.ro and not v.loop
+                and not (self.pure and v in self.globals)]
+
     def lvalues(self, t):
         res = []
-        for v in self.visible():
+        for v in self.writable():
             if v.ro or v.loop:
                 continue
             if v.t == t:
@@ -244,7 +253,7 @@ class Gen:
         return res
 
     def addressable(self, t):
-        return [v.name for v in self.visible() if v.t == t and not v.loop and not v.ro]
+        return [v.name for v in self.writable() if v.t == t]
 
     # ------------------------------------------------------------ expressions
     def expr(self, t, d=3):
@@ -731,8 +740,7 @@ class Gen:
         self.emit("}")
 
     def s_composite(self):
-        cands = [v for v in self.visible() if not isinstance(v.t, str) and v.t[0] in ("slice", "map")
-                 and not v.loop and not v.ro]
+        cands = [v for v in self.writable() if not isinstance(v.t, str) and v.t[0] in ("slice", "map")]
         if not cands:
             return self.s_decl()
         v = self.pick(cands)
@@ -812,7 +820,7 @@ class Gen:
     def s_pointer(self):
         t = self.scalar()
         a = self.addressable(t)
-        ps = [v for v in self.visible() if v.t == ("ptr", t) and not v.loop and not v.ro]
+        ps = [v for v in self.writable() if v.t == ("ptr", t)]
         if a and ps and self.chance(0.5):
             self.emit("%s = &%s" % (self.pick(ps).name, self.pick(a)))
         elif ps:
@@ -833,6 +841,7 @@ class Gen:
         self.open_scope()
 
     def gen_func(self):
+        self.pure = True
         name = self.name("f")
         params = [(self.name("a"), self.scalar()) for _ in range(self.r.randint(0, 3))]
         results = [self.scalar() for _ in range(self.r.randint(1, 2) if self.chance(0.8) else 3)]
@@ -868,9 +877,11 @@ class Gen:
         noinline = "//go:noinline\n" if self.chance(0.3) else ""
         self.out.append("%sfunc %s(%s) %s {\n%s\n}" % (noinline, name, sig, res, "\n".join(self.body)))
         self.funcs.append(Fn(name, [t for _, t in params], results, self.cost + 1))
+        self.pure = False
 
     def gen_rec(self):
         """A self-recursive function with a depth counter."""
+        self.pure = True
         name = self.name("rec")
         t = self.pick(INTS + ["string"])
         self.begin_func()
@@ -892,6 +903,7 @@ class Gen:
         depth = self.r.randint(1, 12)
         self.funcs.append(Fn("%s_%d" % (name, depth), [t], [t], self.cost * depth + 1))
         self.out.append("func %s_%d(x %s) %s { return %s(%d, x) }" % (name, depth, t, t, name, depth))
+        self.pure = False
 
     # ------------------------------------------------------------ feature parts
     def part(self, fn):
@@ -905,7 +917,47 @@ class Gen:
         return name
 
     def p_random(self):
+        for _ in range(self.r.randint(1, 4)):
+            t = self.scalar()
+            n = self.name()
+            self.emit("var %s %s = %s" % (n, t, self.expr(t, 1).c))
+            self.declare(V(n, t))
         self.block(self.r.randint(3, 10), 3)
+
+    def p_overflow(self):
+        """Wrapping arithmetic at the edges of a type, where C's undefined
+        signed overflow and over-wide shifts would show."""
+        t = self.pick(INTS)
+        lo, hi = rng(t)
+        x, y, m = self.name("x"), self.name("y"), self.name("m")
+        self.emit("%s := id_%s(%d)" % (x, t, hi))
+        self.emit("%s := id_%s(%s)" % (m, t, lo if lo >= 0 else "(%d)" % lo))
+        self.emit("%s := id_%s(%d)" % (y, t, self.r.randint(1, 9)))
+        self.emit("println(%s+1 > %s, %s+%s < %s, %s-1 < %s, %s*2/2 == %s)" % (x, x, x, y, x, m, m, x, x))
+        neg1 = "-1" if signed(t) else "1"
+        self.emit("println(%s+1, %s-%s, %s*%s, -%s, %s/%s == %s, %s%%%s)" % (x, m, y, x, x, m, m, neg1, m, m, neg1))
+        self.emit("println(%s << 1, %s << %d, %s >> %d, %s >> uint(%s*%d))" % (
+            x, y, BITS[t] - 1, m, BITS[t] - 1, m, y, self.r.randint(7, 40)))
+        c = self.name("c")
+        self.emit("%s := 0" % c)
+        self.emit("for i := %s - %s; i != %s+%s && %s < 20; i++ {" % (x, y, m, y, c))
+        self.emit("\t%s++" % c)
+        self.emit("\tmix(uint64(i))")
+        self.emit("}")
+        self.emit("println(%s)" % c)
+        u = self.pick(INTS)
+        self.emit("println(%s(%s), %s(%s), %s(%s+%s))" % (u, x, u, m, u, x, y))
+        self.emit("println(%s(%s)*%s(%s), int64(%s)<<%d>>%d)" % (u, x, u, y, m, self.r.randint(1, 63), self.r.randint(1, 63)))
+        self.emit("if %s+%s > %s {" % (x, y, x))
+        self.emit("\tprintln(\"nowrap\")")
+        self.emit("} else {")
+        self.emit("\tprintln(\"wrap\")")
+        self.emit("}")
+        f = self.pick(FLOATS)
+        self.emit("println(%s(%s), %s(%s), %s(%s)/%s(%s))" % (f, x, f, m, f, x, f, y))
+        self.declare(V(x, t))
+        self.declare(V(y, t))
+        self.declare(V(m, t))
 
     def p_pointers(self):
         t = self.pick(INTS + ["string", "float64"])
@@ -984,6 +1036,8 @@ class Gen:
         self.out.append("func (n %s) Get() %s { return n.a + n.b[0]*3 }" % (T, t))
         self.out.append("func (n *%s) Add(x %s) { n.a += x; n.b[1] ^= x }" % (T, t))
         self.out.append("type %s interface {\n\tGet() %s\n}" % (I, t))
+        B = self.name("Both")
+        self.out.append("type %s interface {\n\t%s\n\tAdd(%s)\n}" % (B, I, t))
         O = self.name("Outer")
         self.out.append("type %s struct {\n\t%s\n\tc %s\n}" % (O, T, t))
         K = self.name("K")
@@ -1007,6 +1061,16 @@ class Gen:
         self.emit("%s.Add(%s)" % (v, self.expr(t, 1).c))
         self.emit("mix(uint64(%s.Get()) + 7*uint64(%s.Get()))" % (iv, ip))
         self.emit("println(%s.Get(), %s.Get(), %s == %s, %s.a)" % (iv, ip, iv, ip, v))
+        bo = self.name("bo")
+        self.emit("var %s %s = &%s" % (bo, B, v))
+        self.emit("%s.Add(%s)" % (bo, self.expr(t, 1).c))
+        self.emit("%s = %s" % (ip, bo))
+        self.emit("if g, ok := %s.(%s); ok {" % (iv, B))
+        self.emit("\tg.Add(1)")
+        self.emit("} else if b2, ok := %s.(%s); ok {" % (ip, B))
+        self.emit("\tb2.Add(2)")
+        self.emit("}")
+        self.emit("println(%s.Get(), %s.Get(), %s.a)" % (ip, bo, v))
         o = self.name("ov")
         self.emit("%s := %s{%s: %s, c: %s}" % (o, O, T, v, self.expr(t, 1).c))
         self.emit("%s.Add(%s.c)" % (o, o))
@@ -1187,10 +1251,10 @@ class Gen:
         self.declare(V(a, t))
         self.declare(V(b, t))
         for _ in range(self.r.randint(1, 4)):
-            ft = self.scalar()
-            ls = list(self.paths(b, t, ft, 3, True))
+            ls = [(ft, l) for ft in SCALARS for l in self.paths(b, t, ft, 3, True)]
             if ls:
-                self.emit("%s = %s" % (self.pick(ls), self.expr(ft, 1).c))
+                ft, l = self.pick(ls)
+                self.emit("%s = %s" % (l, self.expr(ft, 1).c))
         self.emit("println(%s == %s, %s != %s)" % (a, b, a, b))
         p = self.name("sp")
         self.emit("%s := &%s" % (p, a))
@@ -1406,7 +1470,8 @@ class Gen:
                 self.gen_func()
         parts = [self.p_random, self.p_pointers, self.p_closures, self.p_methods, self.p_iface,
                  self.p_panics, self.p_strings, self.p_slices, self.p_structs, self.p_maps,
-                 self.p_control, self.p_consts, self.p_chans, self.p_defers, self.p_random]
+                 self.p_control, self.p_consts, self.p_chans, self.p_defers, self.p_random,
+                 self.p_overflow]
         chosen = [self.pick(parts) for _ in range(r.randint(3, 9))]
         tnames = [self.part(p) for p in chosen]
         main = ["func main() {"]
