@@ -747,11 +747,17 @@ class Gen:
         t = v.t
         if t[0] == "slice":
             r = self.r.random()
+            # appends are bounded: a slice ranged over while it grows, in a
+            # closure called in a loop, would grow exponentially
             if r < 0.4:
-                self.emit("%s = append(%s, %s)" % (v.name, v.name, ", ".join(
+                self.emit("if len(%s) < 64 {" % v.name)
+                self.emit("\t%s = append(%s, %s)" % (v.name, v.name, ", ".join(
                     self.expr(t[1], 1).c for _ in range(self.r.randint(1, 3)))))
+                self.emit("}")
             elif r < 0.55:
-                self.emit("%s = append(%s, %s...)" % (v.name, v.name, self.compositelit(t)))
+                self.emit("if len(%s) < 64 {" % v.name)
+                self.emit("\t%s = append(%s, %s...)" % (v.name, v.name, self.compositelit(t)))
+                self.emit("}")
             elif r < 0.7:
                 self.emit("mix(uint64(copy(%s, %s)))" % (v.name, self.compositelit(t)))
             elif r < 0.85:
