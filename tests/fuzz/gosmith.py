@@ -651,11 +651,7 @@ class Gen:
             self.emit("for %s := %d; %s > 0; %s-- {" % (i, n, i, i))
         else:
             self.emit("for %s := 0; %s < %d; %s++ {" % (i, i, n, i))
-        self.loopdepth += 1
-        om = self.mult
-        self.mult *= n
-        self.ind += 1
-        self.open_scope()
+        om = self.open_loop(n)
         self.declare(V(i, "int", loop=True))
         if self.chance(0.3):
             self.emit("if %s %% %d == %d {" % (i, self.r.randint(2, 3), self.r.randint(0, 1)))
@@ -677,6 +673,19 @@ class Gen:
             self.ind -= 1
             self.emit("}")
         self.block(self.r.randint(1, 3), d - 1)
+        self.close_loop(om)
+
+    def open_loop(self, n):
+        """Enter a loop body run n times per entry: returns what close_loop
+        restores (the statement multiplier bounds the work a program does)."""
+        self.loopdepth += 1
+        om = self.mult
+        self.mult *= n
+        self.ind += 1
+        self.open_scope()
+        return om
+
+    def close_loop(self, om):
         self.close_scope()
         self.ind -= 1
         self.mult = om
@@ -695,11 +704,7 @@ class Gen:
         else:
             et, n = (v.t[2], v.t[1]) if v.t[0] == "arr" else (v.t[1], 8)
         self.emit("for %s, %s := range %s {" % (k, x, v.name))
-        self.loopdepth += 1
-        om = self.mult
-        self.mult *= n
-        self.ind += 1
-        self.open_scope()
+        om = self.open_loop(n)
         self.declare(V(k, "int", loop=True))
         if et == "rune":
             self.declare(V(x, "int32", loop=True))
@@ -708,11 +713,7 @@ class Gen:
         self.emitlines(self.hashlines(k, "int"))
         self.emitlines(self.hashlines(x, et if et != "rune" else "int32"))
         self.block(self.r.randint(1, 3), d - 1)
-        self.close_scope()
-        self.ind -= 1
-        self.mult = om
-        self.loopdepth -= 1
-        self.emit("}")
+        self.close_loop(om)
 
     def s_switch(self, d):
         t = self.pick(["int", "int8", "uint16", "string", "int64"])
