@@ -89,10 +89,16 @@ static void countroot(uintptr_t *slot, void *arg) {
 	*(int64_t *)arg += *slot != 0;
 }
 
+static void countroots_m(void *arg) {
+	gcscanruntime(countroot, arg);
+}
+
+/* On g0, as the collector will run it (and the walk's callbacks are
+ * calls the goroutine stack's budget does not cover). */
 int64_t runtime_countRuntimeRootsForTest(G *g) {
 	(void)g;
 	int64_t n = 0;
-	gcscanruntime(countroot, &n);
+	systemstack(countroots_m, &n);
 	return n;
 }
 
@@ -130,10 +136,14 @@ static void globalhit(uintptr_t *slot, void *arg) {
 			a->seen[i] = 1;
 }
 
+static void scanglobals_m(void *arg) {
+	gcscanglobals(globalhit, arg);
+}
+
 int64_t runtime_scanGlobalsForTest(G *g, const GlSlice *objs, uintptr_t size) {
 	(void)g;
 	globalscan a = {objs, size, {0}};
-	gcscanglobals(globalhit, &a);
+	systemstack(scanglobals_m, &a); /* on g0, as countroots_m */
 	int64_t n = 0;
 	for (int i = 0; i < 64; i++)
 		n += a.seen[i];
