@@ -393,7 +393,7 @@ struct timer {
 	int64_t period; /* > 0: fire every period */
 	/* called without locks, on g0 of the M that runs the timer;
 	 * it must not block */
-	void (*f)(void *arg, uintptr_t seq, int64_t delta);
+	void (*f)(void *arg, uintptr_t seq, int64_t when); /* when: the time it was due */
 	void *arg;
 	uintptr_t seq;
 };

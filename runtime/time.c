@@ -183,7 +183,8 @@ static int64_t runtimer(P *pp, int64_t now) {
 	void (*f)(void *, uintptr_t, int64_t) = t->f;
 	void *arg = t->arg;
 	uintptr_t seq = t->seq;
-	int64_t delta = now - t->when;
+	int64_t when = t->when;
+	int64_t delta = now - when;
 	if (t->period > 0) {
 		/* leave it in the heap, at its next time */
 		t->when += t->period * (1 + delta / t->period);
@@ -195,7 +196,7 @@ static int64_t runtimer(P *pp, int64_t now) {
 		dodeltimer(pp, 0);
 	}
 	unlock(&pp->timersLock);
-	f(arg, seq, delta);
+	f(arg, seq, when);
 	lock(&pp->timersLock);
 	return 0;
 }
@@ -261,9 +262,9 @@ int64_t timeSleepUntil(void) {
 /* ---- time.Sleep ---- */
 
 /* The timer of a sleeping goroutine fired. */
-static void goroutineReady(void *arg, uintptr_t seq, int64_t delta) {
+static void goroutineReady(void *arg, uintptr_t seq, int64_t when) {
 	(void)seq;
-	(void)delta;
+	(void)when;
 	goready(arg);
 }
 
@@ -350,12 +351,19 @@ static glTime maketime(int64_t wall, int64_t mono) {
 	return (glTime){1ull << 63 | (uint64_t)sec << nsecShift | (uint64_t)nsec, mono - timeStartNano, timeLocal};
 }
 
-/* A timer's channel gets the time it fired, if there is room: the
- * channel has a buffer of 1 and nobody may be receiving (Go's sendTime). */
-static void sendTime(void *c, uintptr_t seq, int64_t delta) {
+/* A timer's channel gets the time it was due, if there is room: the
+ * channel has a buffer of 1 and nobody may be receiving (Go's sendTime).
+ * Go 1.23 sends Now().Add(-delta), delta being how late runtimer found
+ * the timer; its monotonic reading is when plus however long this M took
+ * between reading the clock and sending (a loaded machine can deschedule
+ * it for tens of milliseconds, and then two late timers of two Ps send
+ * values out of the order of their times).  The monotonic reading here
+ * is when itself; the wall reading is the wall clock moved back by as
+ * long ago as when was. */
+static void sendTime(void *c, uintptr_t seq, int64_t when) {
 	(void)seq;
-	/* the time it should have fired, as Go's Now().Add(-delta) */
-	glTime v = maketime(walltime() - delta, nanotime() - delta);
+	int64_t late = nanotime() - when;
+	glTime v = maketime(walltime() - late, when);
 	selectnbsend(c, &v);
 }
 
@@ -365,9 +373,9 @@ static void goFuncStart(G *g, void *arg) {
 	((void (*)(G *, GlFunc *))fn->fn)(g, fn);
 }
 
-static void goFunc(void *arg, uintptr_t seq, int64_t delta) {
+static void goFunc(void *arg, uintptr_t seq, int64_t when) {
 	(void)seq;
-	(void)delta;
+	(void)when;
 	newproc(goFuncStart, arg);
 }
 
