@@ -1,7 +1,8 @@
 /*
  * mstats.c — runtime.ReadMemStats (Go's runtime/mstats.go), from what
- * the allocator (malloc.c) and the stacks (stack.c) count.  Until the
- * collector exists nothing is freed: Alloc is TotalAlloc.
+ * the allocator (malloc.c, mcache.c, mheap.c) and the stacks (stack.c)
+ * count.  Until the collector exists nothing is freed: Alloc and HeapAlloc
+ * are TotalAlloc, HeapObjects is Mallocs.
  */
 #include "rt.h"
 
@@ -16,8 +17,8 @@ typedef struct MemStats {
 
 void runtime_readMemStats(G *g, MemStats *m) {
 	(void)g;
-	uint64_t totalalloc, nmalloc;
-	readmemstats(&totalalloc, &nmalloc);
+	uint64_t totalalloc, nmalloc, inuse;
+	readheapstats(&totalalloc, &nmalloc, &inuse);
 	memset(m, 0, sizeof *m);
 	m->TotalAlloc = totalalloc;
 	m->Alloc = totalalloc;
@@ -25,9 +26,13 @@ void runtime_readMemStats(G *g, MemStats *m) {
 	m->Mallocs = nmalloc;
 	m->HeapObjects = nmalloc;
 	m->HeapSys = __atomic_load_n(&memstats.heap_sys, __ATOMIC_RELAXED);
-	m->HeapInuse = totalalloc < m->HeapSys ? totalalloc : m->HeapSys;
+	m->HeapInuse = inuse;
+	m->HeapIdle = m->HeapSys > inuse ? m->HeapSys - inuse : 0;
 	m->StackInuse = __atomic_load_n(&memstats.stacks_inuse, __ATOMIC_RELAXED);
 	m->StackSys = __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED);
+	/* The heap's metadata (memstats.gc_sys: arena records, mspans, bits)
+	 * would be Go's GCSys and count in Sys; MemStats has no field for it
+	 * yet and runtime/metrics' classes must add up to Sys, so it waits. */
 	m->Sys = m->HeapSys + m->StackSys;
 	m->StackCopies = __atomic_load_n(&memstats.stack_copies, __ATOMIC_RELAXED);
 	m->StackBytesCopied = __atomic_load_n(&memstats.stack_bytes_copied, __ATOMIC_RELAXED);

@@ -617,6 +617,7 @@ static void pinit(P *pp, int32_t id) {
 	pp->status = Pgcstop;
 	pp->m = NULL;
 	pp->link = NULL;
+	mcache_init(&pp->mcache);
 }
 
 /* A P that GOMAXPROCS no longer uses: its Gs go to the global queue, its
@@ -636,6 +637,7 @@ static void pdestroy(P *pp) {
 	sudogcache_flush(pp);
 	gfpurge(pp);
 	stackcache_clear(pp);
+	mcache_releaseAll(&pp->mcache); /* Go's freemcache */
 	__atomic_store_n(&pp->status, Pdead, __ATOMIC_RELEASE);
 }
 

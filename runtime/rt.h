@@ -75,13 +75,8 @@ void usleep_(uint32_t us);
 
 /* ---- M, P, sched ---- */
 
-/* The allocator's per-M state (Go keeps an mcache per P; with the
- * bump allocator there is nothing per P to keep, so it stays per M). */
-typedef struct mcache {
-	uintptr_t next, end; /* bump pointer into the current chunk */
-	uint64_t nmalloc;    /* objects allocated through this M */
-	uint64_t totalalloc; /* bytes, after rounding up to the size class */
-} mcache;
+/* the heap: mspan, mcache (one per P), mcentral, mheap */
+#include "mheap.h"
 
 typedef struct sudog sudog;
 typedef struct timer timer;
@@ -96,7 +91,6 @@ struct M {
 	int64_t id;
 	int64_t procid;  /* thread id */
 	uint64_t fastrand;
-	mcache mcache;
 	/* A nil dereference reported as a panic (gl_panicnil): what Go keeps in
 	 * g.sig/sigcode/sigpc, printed as the "[signal ...]" line. */
 	uint32_t sig;
@@ -176,6 +170,9 @@ struct P {
 	int64_t sysmonschedwhen;
 	uint32_t sysmonpreempted;  /* times sysmon asked this slice's goroutine to stop */
 	int64_t sysmonnextpreempt; /* and when it may ask again */
+	/* the allocator's spans for this P (Go's p.mcache), used without a
+	 * lock by the M holding the P: malloc.c's fast path */
+	mcache mcache;
 };
 
 typedef struct schedt {
@@ -412,8 +409,16 @@ typedef struct mstats {
 	uint64_t stack_copies;      /* copystack calls (gl: StackCopies) */
 	uint64_t stack_bytes_copied;/* used bytes moved (gl: StackBytesCopied) */
 	uint64_t stack_copy_ns;     /* time in copystack (gl: StackCopyNs) */
-	uint64_t heap_sys;          /* bytes of heap memory from the OS (HeapSys) */
-	uint64_t heap_large;        /* bytes in large objects */
+	uint64_t heap_sys;          /* bytes of heap memory mapped from the OS (HeapSys) */
+	uint64_t heap_inuse;        /* bytes in in-use spans (HeapInuse), under mheap.lock */
+	uint64_t heap_large;        /* bytes in large objects (whole pages) */
+	uint64_t nlargealloc;       /* large objects allocated */
+	uint64_t gc_sys;            /* the heap's metadata: arena index, heapArenas, spans, bits */
+	/* small objects of each size class counted as allocated: a span's
+	 * free slots are counted when an mcache takes it, and the ones left
+	 * are taken back when it gives it up (mcache.c), so the fast path
+	 * counts nothing; readmemstats subtracts what the mcaches hold */
+	uint64_t smallAllocCount[numSizeClasses];
 	/* stackforcemove only: the least distance from stack.lo of anything
 	 * written to a stack (fresh blocks are filled with a pattern, looked
 	 * at when the block is retired): what was left of the reserve band */
@@ -436,12 +441,17 @@ bool stalestack(uintptr_t addr, uintptr_t *lo, uintptr_t *hi);
 bool stackguardpage(uintptr_t addr);
 void stackinit(void);
 
-/* malloc.c */
+/* malloc.c; mem_linux.c (sys*: memory from the kernel) */
 void mallocinit(void);
 void *sysAlloc(uint64_t n, uint64_t *stat);
 void sysFree(void *p, uint64_t n, uint64_t *stat);
 void *sysAllocAligned(uint64_t n, uint64_t align, uint64_t *stat);
+void *sysReserve(void *hint, uint64_t n);
+void sysMap(void *p, uint64_t n, uint64_t *stat);
+void sysHugePage(void *p, uint64_t n);
+void sysUnused(void *p, uint64_t n);
 void readmemstats(uint64_t *totalalloc, uint64_t *nmalloc);
+void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse);
 
 /* panic.c */
 extern const GlType gltype_rtstring; /* the runtime's string type */
