@@ -149,10 +149,22 @@ GL_NOINLINE uintptr_t heapBitsSetType(uintptr_t x, const mspan *s, uint64_t data
 	if (s->needzero)
 		heapBitsClear(x, s->elemsize);
 	uint64_t esize = typ->size, nptr = typ->ptrdata / 8;
+	const uint8_t *gcdata = typ->gcdata;
+	/* one object of at most 8 pointer words, all in one arena: its mask
+	 * is gcdata[0], written into one or two bitmap bytes */
+	if (dataSize == esize && nptr <= 8 && gcdata != NULL &&
+	    ((x ^ (x + 8 * nptr - 8)) >> logHeapArenaBytes) == 0) {
+		uintptr_t w = (x & (heapArenaBytes - 1)) >> 3;
+		uint8_t *b = &arenaOf(x)->bitmap[w >> 3];
+		unsigned m = (gcdata[0] & ((1u << nptr) - 1)) << (w & 7);
+		b[0] |= (uint8_t)m;
+		if (m >> 8)
+			b[1] |= (uint8_t)(m >> 8);
+		return x0;
+	}
 	uint64_t n = dataSize / esize;
 	if (n == 0)
 		n = 1;
-	const uint8_t *gcdata = typ->gcdata;
 	for (uint64_t e = 0; e < n; e++, x += esize) {
 		for (uint64_t j = 0; j < nptr; j++) {
 			if (gcdata != NULL && !(gcdata[j / 8] >> (j % 8) & 1))

@@ -65,7 +65,7 @@ void *sysReserve(void *hint, uint64_t n) {
 void sysMap(void *p, uint64_t n, uint64_t *stat) {
 	void *q = sys_mmap(p, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
 	if (q != p)
-		gl_throw("runtime: cannot map pages in arena address space");
+		gl_throw("out of memory"); /* Go: cannot map pages in arena address space */
 	if (stat != NULL)
 		__atomic_fetch_add(stat, n, __ATOMIC_RELAXED);
 }
