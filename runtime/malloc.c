@@ -23,14 +23,17 @@
  * the P from TLS (tls_g->m->p), the cached span, nextFreeFast (a count of
  * trailing zeros, a compare, a shift, two stores, a multiply-add), then
  * clearing if the slot may hold old data (span.needzero; never yet, since
- * nothing is freed) and the pointer bits for scan classes (a leaf call).
+ * nothing is freed) and the pointer bits for scan classes.
  * No lock, no atomic operation, no counter: statistics are settled per
  * span (mcache.c).  Everything else goes through systemstack to g0:
  *  - mallocslow: the span's 64-slot window or the span is used up
  *    (nextFree, refill from the mcentral, perhaps a new span);
  *  - largeAlloc: a span from the page heap under mheap.lock;
  *  - mallocnop: the M has no P (start-up, an M in a system call, sysmon,
- *    newm): one shared mcache under noplock, as Go's mcache0.
+ *    newm): one shared mcache under noplock, as Go's mcache0;
+ *  - heapBitsSlow: pointer bits of arrays and of objects with more than
+ *    8 words of ptrdata (the common object is written inline: a mask of
+ *    at most 8 bits into one or two bitmap bytes).
  * A goroutine is never preempted inside runtime C, so its P cannot change
  * between reading tls_g->m->p and the last store to the span.
  *
@@ -107,6 +110,20 @@ static GL_NOINLINE void *mallocclear(uintptr_t x, mspan *s, uint64_t size, const
 	return (void *)x;
 }
 
+static void heapBitsSlow_m(void *arg) {
+	mallocArgs *a = arg;
+	heapBitsSetType(a->x, a->s, a->size, a->typ);
+}
+
+/* The pointer bits of an array or a big object, on g0 (the loop over the
+ * type's mask would not fit the stack band after the callers' frames).
+ * Returns x. */
+static GL_NOINLINE void *heapBitsSlow(uintptr_t x, mspan *s, uint64_t size, const GlType *typ) {
+	mallocArgs a = {.size = size, .typ = typ, .x = x, .s = s};
+	systemstack(heapBitsSlow_m, &a);
+	return (void *)x;
+}
+
 static void mallocnop_m(void *arg) {
 	mallocArgs *a = arg;
 	spanClass spc = makeSpanClass(size_to_class(a->size), a->noscan);
@@ -177,7 +194,21 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 		return mallocclear(x, s, size, typ, noscan);
 	if (noscan)
 		return (void *)x;
-	return (void *)heapBitsSetType(x, s, size, typ);
+	/* pointer bits of one object of at most 8 words of ptrdata, in a
+	 * span within one arena: its mask, gcdata[0], into one or two bytes
+	 * of the bitmap (only this P writes this span's bytes) */
+	uint64_t nptr = typ->ptrdata >> 3;
+	uint8_t *hb = s->heapBits;
+	if (GL_LIKELY(typ->size == size && nptr <= 8 && hb != NULL && !s->needzero)) {
+		uintptr_t off = (x - s->startAddr) >> 3;
+		unsigned m = (typ->gcdata[0] & ((1u << nptr) - 1)) << (off & 7);
+		hb += off >> 3;
+		hb[0] |= (uint8_t)m;
+		if (m >> 8)
+			hb[1] |= (uint8_t)(m >> 8);
+		return (void *)x;
+	}
+	return heapBitsSlow(x, s, size, typ);
 }
 
 void *newobject(const GlType *typ) {

@@ -44,7 +44,7 @@ mspan *mcentral_cacheSpan(mcentral *c) {
 	c->nmalloc++;
 	unlock(&c->lock);
 	if (s == NULL)
-		s = mcentral_grow(c);
+		return mcentral_grow(c); /* fresh: allocCache all free already */
 	refillAllocCache(s, s->freeindex & ~63u);
 	s->allocCache >>= s->freeindex % 64;
 	return s;

@@ -264,6 +264,10 @@ static void initSpan(mspan *s, spanClass spc) {
 	s->allocBits = newAllocBits(s->nelems);
 	s->gcmarkBits = newAllocBits(s->nelems);
 	s->sweepgen = mheap_.sweepgen;
+	uintptr_t last = s->startAddr + s->npages * pageSize - 1;
+	s->heapBits = NULL;
+	if (((s->startAddr ^ last) >> logHeapArenaBytes) == 0)
+		s->heapBits = &arenaOf(s->startAddr)->bitmap[(s->startAddr & (heapArenaBytes - 1)) >> 6];
 	s->next = s->prev = NULL;
 	s->list = NULL;
 }

@@ -91,6 +91,8 @@ struct mspan {
 	uintptr_t limit;     /* end of the last slot */
 	uint8_t *allocBits;  /* 1 bit per slot, set = allocated (see above) */
 	uint8_t *gcmarkBits; /* 1 bit per slot, for the collector's marking */
+	uint8_t *heapBits;   /* the arena bitmap byte of startAddr's word; NULL if the span
+			      * crosses an arena boundary (mallocgc's inline bit write) */
 	uint32_t sweepgen;   /* the collector's: in sync with mheap.sweepgen */
 	mspan *next, *prev;  /* in the list below (mcentral's or mheap.free) */
 	mSpanList *list;
