@@ -120,6 +120,7 @@ enum {
 	NF_HASCALL = 16384, /* contains a call or receive (len(x) is then not constant) */
 	NF_IMPLICITADDR = 32768, /* elided composite literal of a pointer element type: &T{...} */
 	NF_CHECKED = 65536,
+	NF_SPREAD = 131072, /* N_CALL f(g()): g's several results are f's arguments */
 };
 
 Node *mknode(int kind, Pos pos);

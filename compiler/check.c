@@ -120,6 +120,19 @@ static bool commaokable(Node *e) {
 	return e->kind == N_INDEX || e->kind == N_TYPEASSERT || (e->kind == N_UNARY && e->op == TK_ARROW);
 }
 
+/* v, ok = (<-c): parentheses do not change a comma-ok form.  They are
+ * dropped from the tree, so that every later look (the variables' types,
+ * the emitter) finds the form itself. */
+static void unparencommaok(Vec *rhs, int nl) {
+	if (nl != 2 || rhs->n != 1)
+		return;
+	Node *e = rhs->v[0];
+	while (e->kind == N_PAREN)
+		e = e->a;
+	if (commaokable(e))
+		rhs->v[0] = e;
+}
+
 /* v := f() where f returns several values: Go's assignment-mismatch message */
 static bool singlemismatch(Node *at, Node *r) {
 	Node *c = r;
@@ -186,6 +199,7 @@ static void checkconstspec(Obj *o) {
 static void checkvarspec(Node *spec, Vec *objs) {
 	Type *t = spec->a ? typexpr(spec->a) : NULL;
 	int nn = spec->list.n, nv = spec->list2.n;
+	unparencommaok(&spec->list2, nn);
 	if (nv == 0) {
 		for (int i = 0; i < objs->n; i++)
 			((Obj *)objs->v[i])->type = t ? t : t_bad;
@@ -482,6 +496,7 @@ static bool commaok(Node *e) {
 
 static void assignvalues(Node *n, Vec *lhsv, Vec *rhsv, bool define) {
 	int nl = lhsv->n, nr = rhsv->n;
+	unparencommaok(rhsv, nl);
 	Vec lt = {0};
 	if (!define)
 		for (int i = 0; i < nl; i++)

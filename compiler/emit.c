@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -38,45 +39,49 @@ static Vec cglobals;  /* names of this file's static helpers */
 
 /* ---------------------------------------------------------------- names */
 
+/* Names a struct member must not take: C keywords, and macros of C's
+ * headers and of gcc's gnu dialect (which predefines unix, linux, i386). */
 static const char *ckeywords[] = {
 	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
 	"float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
 	"sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "asm",
-	"typeof", "bool", "true", "false", "main", "g", "fp", "fpoff", "ctx", "out", "errno", "stdin", "stdout",
-	"stderr", "NULL", "memset", "memcpy", "memmove", "memcmp", "alloca", "_Bool", "offsetof", "abs", "exit",
-	"free", "malloc",
-	/* gcc's gnu dialect predefines these as macros (= 1) */
-	"unix", "linux", "i386",
-	/* the generated code's own temporaries inside { } blocks */
-	"r_", "old_", NULL};
+	"typeof", "bool", "true", "false", "errno", "stdin", "stdout", "stderr", "NULL", "offsetof", "unix", "linux",
+	"i386", NULL};
 
-static bool reserved(const char *s) {
+static bool ckeyword(const char *s) {
 	for (const char **k = ckeywords; *k; k++)
 		if (!strcmp(*k, s))
 			return true;
-	/* names of the runtime and of C's headers start with these */
-	return !strncmp(s, "gl", 2) || !strncmp(s, "Gl", 2) || !strncmp(s, "GL", 2) || !strncmp(s, "__", 2) ||
-	       (s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z') || /* C's reserved _Names */
-	       !strncmp(s, "int", 3) || !strncmp(s, "uint", 4);
+	return false;
 }
 
-/* A name unique among the C locals and frame members of the function. */
-const char *cname(const char *base) {
-	char buf[256];
-	const char *b = base;
-	if (!strcmp(base, "_"))
-		b = "blank";
-	/* non-ASCII identifiers become their bytes in hex */
-	Buf clean = {0};
-	for (const unsigned char *p = (const unsigned char *)b; *p; p++) {
-		if (isalnum(*p) || *p == '_')
-			bputc(&clean, (char)*p);
+/* s with bytes outside [A-Za-z0-9_] written as x and two hex digits; with
+ * esc, an 'x' too, so that distinct names stay distinct. */
+static const char *cleanname(const char *s, bool esc) {
+	Buf b = {0};
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((isalnum(*p) || *p == '_') && !(esc && *p == 'x'))
+			bputc(&b, (char)*p);
 		else
-			bprintf(&clean, "x%02x", *p);
+			bprintf(&b, "x%02x", *p);
 	}
-	b = bstr(&clean);
-	snprintf(buf, sizeof buf, "%s%s", b, reserved(b) ? "_" : "");
-	const char *name = intern(buf);
+	return bstr(&b);
+}
+
+/* The C name of a local made from a gl identifier: "_" and the identifier
+ * when it starts with a lowercase ASCII letter, else "_0" and the
+ * identifier.  So it starts with "_" and a lowercase letter or a digit,
+ * which no other name the generated code uses does: the emitter's own
+ * locals (temporaries t1, parameters p0, g, fp, out, ...) and all globals
+ * (runtime functions, pkg_name, gltype_...) start with a letter, C
+ * reserves "_" with an uppercase letter or "_", and the runtime and C's
+ * headers declare no "_x" that the generated code refers to.  Locals are
+ * unique within the function (Fn.cnames): a shadowing declaration gets a
+ * suffix _1, _2, .... */
+const char *cname(const char *base) {
+	const char *b = !strcmp(base, "_") ? "blank" : cleanname(base, false);
+	const char *first = intern(xprintf("%s%s", b[0] >= 'a' && b[0] <= 'z' ? "_" : "_0", b));
+	const char *name = first;
 	for (int k = 1;; k++) {
 		bool used = false;
 		for (int i = 0; i < fn->cnames.n; i++)
@@ -84,11 +89,29 @@ const char *cname(const char *base) {
 				used = true;
 		if (!used)
 			break;
-		snprintf(buf, sizeof buf, "%s%s_%d", b, reserved(b) ? "_" : "", k);
-		name = intern(buf);
+		name = intern(xprintf("%s_%d", first, k));
 	}
 	vpush(&fn->cnames, (void *)name);
 	return name;
+}
+
+/* A gl identifier in a file-scope name (pkg_name, pkg_T_M, struct pkg_T).
+ * Such a name never holds "__": that marks the names derived from one
+ * (f's pkg_f__info, __frame, __closure, __slots, __fv; a local type's
+ * struct pkg_T__hash), so an identifier such as f__info, _x or x_ has its
+ * underscores written x5f. */
+const char *gident(const char *name) {
+	const char *s = cleanname(name, false);
+	size_t n = strlen(s);
+	if (!strstr(s, "__") && s[0] != '_' && s[n - 1] != '_')
+		return s;
+	Buf b = {0};
+	for (const char *p = s; *p; p++)
+		if (*p == '_')
+			bput(&b, "x5f");
+		else
+			bputc(&b, *p);
+	return bstr(&b);
 }
 
 /* File-scope names are unique within their package (Package.cnames), so a
@@ -132,11 +155,15 @@ static Vec wrappers, wrapped;
 
 /* wraps: the C function that a func value's wrapper calls (for
  * reflect's Value.Pointer), or NULL. */
-static const char *wrapperentryof(const char *name, const char *wraps) {
+static const char *wrapperentrykind(const char *name, const char *wraps, int kind) {
 	vpush(&wrappers, (void *)name);
 	vpush(&wrapped, (void *)wraps);
-	stackrec(unitpkg, name, name, (Pos){0}, SR_WRAPPER, NULL);
+	stackrec(unitpkg, name, name, (Pos){0}, kind, NULL);
 	return xprintf("\tGL_PCLINE(%s__info, 0);\n", name);
+}
+
+static const char *wrapperentryof(const char *name, const char *wraps) {
+	return wrapperentrykind(name, wraps, SR_WRAPPER);
 }
 
 const char *wrapperentry(const char *name) { return wrapperentryof(name, NULL); }
@@ -248,26 +275,46 @@ static const char *typehash(Type *t) {
 	return xprintf("%016llx", (unsigned long long)h);
 }
 
+/* Whether s is in the style of C's macros (SIZE_MAX, INT64_C): capitals,
+ * digits and at least one "_". */
+static bool macrostyle(const char *s) {
+	bool us = false;
+	for (; *s; s++) {
+		if (islower((unsigned char)*s))
+			return false;
+		us |= *s == '_';
+	}
+	return us;
+}
+
+/* A name a struct member may keep: ASCII, no C keyword or macro, not
+ * reserved by C ("__x", "_X"), not ending in "_". */
+static bool plainfield(const char *s) {
+	size_t n = strlen(s);
+	return !strcmp(cleanname(s, false), s) && !ckeyword(s) && !macrostyle(s) && s[n - 1] != '_' &&
+	       !(s[0] == '_' && (s[1] == '_' || isupper((unsigned char)s[1])));
+}
+
+/* A struct member's C name: a plain name stays; any other is escaped
+ * (cleanname, and a leading "_" as x5f) and gets a final "_".  Distinct
+ * fields keep distinct names, and a name that starts and ends with "_"
+ * (glc's own _pad_, blank fields _1_, ...) is never a gl field's. */
 const char *cfield(const char *name) {
 	if (!name)
 		return "anon";
-	if (!strcmp(name, "_"))
-		return "_blank";
-	char buf[256];
-	Buf clean = {0};
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		if (isalnum(*p) || *p == '_')
-			bputc(&clean, (char)*p);
-		else
-			bprintf(&clean, "x%02x", *p);
-	}
-	const char *b = bstr(&clean);
-	bool kw = false;
-	for (const char **k = ckeywords; *k; k++)
-		if (!strcmp(*k, b))
-			kw = true;
-	snprintf(buf, sizeof buf, "%s%s", b, kw ? "_" : "");
-	return intern(buf);
+	if (plainfield(name))
+		return intern(name);
+	const char *e = cleanname(name, true);
+	return intern(e[0] == '_' ? xprintf("x5f%s_", e + 1) : xprintf("%s_", e));
+}
+
+/* The C name of struct u's i-th field: blank fields, any number of them,
+ * are _1_, _2_, ... by position. */
+const char *cmember(Type *u, int i) {
+	Field *f = u->fields.v[i];
+	if (f->name && !strcmp(f->name, "_"))
+		return xprintf("_%d_", i);
+	return cfield(f->name);
 }
 
 const char *fileof(Pos p) {
@@ -299,9 +346,9 @@ static const char *structname(Type *t) {
 		if (t->kind == T_NAMED) {
 			const char *pk = t->pkg && t->pkg->cprefix ? t->pkg->cprefix : "x";
 			if (t->obj && !t->obj->global)
-				t->cname = xprintf("struct %s_%s_%.8s", pk, t->name, typehash(t));
+				t->cname = xprintf("struct %s_%s__%.8s", pk, gident(t->name), typehash(t));
 			else
-				t->cname = xprintf("struct %s_%s", pk, t->name);
+				t->cname = xprintf("struct %s_%s", pk, gident(t->name));
 		} else
 			t->cname = xprintf("struct %c%.12s", t->kind == T_ARRAY ? 'A' : t->kind == T_TUPLE ? 'R' : 'S', typehash(t));
 	}
@@ -310,6 +357,23 @@ static const char *structname(Type *t) {
 		bprintf(&gtypes, "%s; /* %s */\n", t->cname, typestr(t));
 	}
 	return t->cname;
+}
+
+/* Whether t is a pointer whose chain of element types is pointers without
+ * end (type N *N; type A *B; type B *A; and *N): C has no type for it, so
+ * it is void * and a dereference casts (derefptr). */
+bool ptrloop(Type *t) {
+	Vec seen = {0};
+	for (Type *u = under(t); u->kind == T_POINTER; u = under(u->elem)) {
+		Type *e = u->elem;
+		if (e->kind != T_NAMED)
+			continue;
+		for (int i = 0; i < seen.n; i++)
+			if (seen.v[i] == e)
+				return true;
+		vpush(&seen, e);
+	}
+	return false;
 }
 
 const char *ctype(Type *t) {
@@ -338,7 +402,7 @@ const char *ctype(Type *t) {
 	case T_COMPLEX128: case T_UNTYPED_COMPLEX: return "double _Complex";
 	case T_STRING: case T_UNTYPED_STRING: return "GlString";
 	case T_UNSAFEPTR: case T_UNTYPED_NIL: return "void *";
-	case T_POINTER: return xprintf("%s *", ctype(t->elem));
+	case T_POINTER: return ptrloop(t) ? "void *" : xprintf("%s *", ctype(t->elem));
 	case T_SLICE: return "GlSlice";
 	case T_MAP: return "GlMap *";
 	case T_CHAN: return "GlChan *";
@@ -396,11 +460,11 @@ static void defstruct(Type *t) {
 			if (u->kind == T_TUPLE)
 				bprintf(&b, "\t%s r%d;\n", ctype(ft), i);
 			else
-				bprintf(&b, "\t%s %s;\n", ctype(ft), cfield(f->name));
+				bprintf(&b, "\t%s %s;\n", ctype(ft), cmember(u, i));
 		}
 		/* Go pads a final zero-size field so &s.last stays inside s */
 		if (fs->n && tsize(((Field *)fs->v[fs->n - 1])->type) == 0 && tsize(u) > 0)
-			bprintf(&b, "\tuint8_t _pad[%lld];\n",
+			bprintf(&b, "\tuint8_t _pad_[%lld];\n",
 				(long long)(tsize(u) - ((Field *)fs->v[fs->n - 1])->offset));
 	}
 	bprintf(&b, "};\n");
@@ -793,6 +857,134 @@ static uint32_t strhash32(const char *s) {
 	return h;
 }
 
+/* The layout of a map's bucket, as runtime/map.c lays it out: 8 tophash
+ * bytes, 8 keys, 8 elems, the overflow pointer; a key or elem larger than
+ * 128 bytes is stored indirectly, as a pointer.  Every part is a multiple
+ * of 8 bytes long, so there is no padding, and map.c checks at makemap
+ * that the sizes agree.  Its descriptor tells the collector which words of
+ * a bucket are pointers: the overflow word always is, so overflow buckets
+ * are kept alive through their predecessor (Go keeps those of pointer-free
+ * buckets in mapextra instead, and marks such buckets noscan). */
+static Type *buckettype(Type *m) {
+	Type *k = m->key, *e = m->elem;
+	if (tsize(k) > 128)
+		k = ptrto(k);
+	if (tsize(e) > 128)
+		e = ptrto(e);
+	Type *parts[] = {arrayof(types[T_UINT8], 8), arrayof(k, 8), arrayof(e, 8), types[T_UNSAFEPTR]};
+	const char *names[] = {"topbits", "keys", "elems", "overflow"};
+	Type *t = newtype(T_STRUCT);
+	for (int i = 0; i < 4; i++) {
+		Field *f = xalloc(sizeof *f);
+		f->name = intern(names[i]);
+		f->type = parts[i];
+		vpush(&t->fields, f);
+	}
+	layout(t);
+	return t;
+}
+
+/* ---- what reflect calls through: Method.Func, Value.Method, Value.Call */
+
+/* ", T p<first>, ..." for the parameters of sig from index from on (as a
+ * C parameter list, or as the argument list when args is set). */
+static const char *paramlist(Type *sig, int from, int first, bool args) {
+	Buf b = {0};
+	for (int i = from; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		if (args)
+			bprintf(&b, ", p%d", first + i - from);
+		else
+			bprintf(&b, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), first + i - from);
+	}
+	return bstr(&b);
+}
+
+/* The interface data word of the receiver p0 of type t, as the itab
+ * function ifn takes it: the value itself when t is pointer-shaped, else a
+ * pointer to it (ifn reads it before its call, so the address of the C
+ * parameter does not outlive a stack move). */
+static const char *recvword(Type *t) {
+	if (isdirectiface(t)) {
+		if (bypointer(t))
+			return "(*(void *const *)p0)";
+		if (under(t)->kind == T_STRUCT)
+			return "({ void *w; memcpy(&w, &p0, sizeof w); w; })";
+		return "((void *)p0)";
+	}
+	return bypointer(t) ? "((void *)p0)" : "((void *)&p0)";
+}
+
+/* Method.Func for method m of t whose itab function is ifn: T.M as a
+ * static func value of type ftyp (the receiver first). */
+static const char *reflectmexpr(Type *t, Method *m, const char *ifn, Type *ftyp) {
+	static int n;
+	const char *name = xprintf("glrme%d", ++n);
+	int mode;
+	Type *rt = resulttype(ftyp, &mode);
+	const char *out = mode == R_OUT ? xprintf(", %s *out", ctype(rt)) : "";
+	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	const char *params = xprintf("G *g, GlFunc *ctx%s%s", out, paramlist(ftyp, 0, 0, false));
+	bprintf(&gdecls, "static %s %s(%s);\n/* %s.%s for reflect's Method.Func */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n",
+		rc, name, params, typestr(t), m->name, rc, name, params, wrapperentry(name));
+	bprintf(&gdecls, "\t%s((%s)%s)(g%s, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", fncast(m->type, 2), ifn,
+		mode == R_OUT ? ", out" : "", recvword(t), paramlist(ftyp, 1, 1, true));
+	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", name, name);
+	return xprintf("&%s__fv", name);
+}
+
+/* Value.Method's code for method m whose itab function is ifn: the
+ * closure reflect makes is {this function, the receiver's data word}. */
+static const char *reflectmvalue(Method *m, const char *ifn) {
+	static int n;
+	const char *name = xprintf("glrmv%d", ++n);
+	Type *sig = m->type;
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	const char *out = mode == R_OUT ? xprintf(", %s *out", ctype(rt)) : "";
+	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	const char *params = xprintf("G *g, GlFunc *ctx%s%s", out, paramlist(sig, 0, 0, false));
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method value of %s for reflect */\nGL_WRAPPER static %s %s(%s) {\n%s", rc, name,
+		params, m->name, rc, name, params, wrapperentry(name));
+	bprintf(&gdecls, "\t%s((%s)%s)(g%s, ((void *const *)ctx)[1]%s);\n}\n", mode == R_DIRECT ? "return " : "",
+		fncast(sig, 2), ifn, mode == R_OUT ? ", out" : "", paramlist(sig, 0, 0, true));
+	return name;
+}
+
+/* GlType.call of the func type sig (runtime/gl.h): Value.Call's way into
+ * a func value of this type, arguments and results through pointers. */
+static const char *reflectcall(Type *sig, const char *sym) {
+	const char *name = xprintf("%s_call", sym);
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	Buf args = {0}, b = {0};
+	for (int i = 0; i < sig->fields.n; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		bprintf(&args, bypointer(pt) ? ", (const %s *)a[%d]" : ", *(const %s *)a[%d]", ctype(pt), i);
+	}
+	int nr = sig->results.n;
+	const char *callee = xprintf("((%s)f->fn)", fncast(sig, 3));
+	bprintf(&b, "/* reflect's Value.Call of %s */\nGL_WRAPPER static void %s(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {\n%s\t(void)a, (void)r, (void)s;\n",
+		typestr(sig), name, wrapperentrykind(name, NULL, SR_REFLECTCALL));
+	if (mode == R_VOID)
+		bprintf(&b, "\t%s(g, f%s);\n", callee, bstr(&args));
+	else if (mode == R_DIRECT && nr == 1)
+		bprintf(&b, "\t*(%s *)r[0] = %s(g, f%s);\n", ctype(rt), callee, bstr(&args));
+	else if (mode == R_OUT && nr == 1)
+		bprintf(&b, "\t%s(g, f, (%s *)r[0]%s);\n", callee, ctype(rt), bstr(&args));
+	else {
+		if (mode == R_DIRECT)
+			bprintf(&b, "\t*(%s *)s = %s(g, f%s);\n", ctype(rt), callee, bstr(&args));
+		else
+			bprintf(&b, "\t%s(g, f, (%s *)s%s);\n", callee, ctype(rt), bstr(&args));
+		for (int i = 0; i < nr; i++)
+			bprintf(&b, "\t*(%s *)r[%d] = ((%s *)s)->r%d;\n", ctype(((Field *)sig->results.v[i])->type), i, ctype(rt), i);
+	}
+	bput(&b, "}\n");
+	bput(&gdecls, bstr(&b));
+	return name;
+}
+
 static void emitdesc(Type *t) {
 	Type *u = under(t);
 	layout(t);
@@ -819,7 +1011,7 @@ static void emitdesc(Type *t) {
 		bprintf(&pre, "};\n");
 		gcdata = xprintf("%s_gc", sym);
 	}
-	const char *elem = "0", *key = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0";
+	const char *elem = "0", *key = "0", *bucket = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0", *call = "0";
 	int64_t len = 0;
 	int nfields = 0, nmethods = 0, nimethods = 0, nin = 0, nout = 0;
 	bool variadic = false;
@@ -835,6 +1027,7 @@ static void emitdesc(Type *t) {
 	case T_MAP:
 		elem = typedesc(u->elem);
 		key = typedesc(u->key);
+		bucket = typedesc(buckettype(u));
 		break;
 	case T_STRUCT:
 		nfields = u->fields.n;
@@ -863,6 +1056,7 @@ static void emitdesc(Type *t) {
 		}
 		break;
 	case T_FUNC:
+		call = reflectcall(u, sym);
 		nin = u->fields.n;
 		nout = u->results.n;
 		variadic = u->variadic;
@@ -892,8 +1086,15 @@ static void emitdesc(Type *t) {
 			for (int i = 0; i < ms.n; i++) {
 				MEntry *e = ms.v[i];
 				resolvemethod(e->m);
-				bprintf(&mb, "\t{%s, %s, (void (*)(void))%s},\n", strlit(e->m->name, (int64_t)strlen(e->m->name)),
-					typedesc(e->m->type), methodwrapper(t, e->m, &e->path, isdirectiface(t)));
+				const char *ifn = methodwrapper(t, e->m, &e->path, isdirectiface(t));
+				const char *refl = "0, 0, 0";
+				if (exported(e->m->name)) {
+					Type *ft = methodtype(t, e->m->type);
+					refl = xprintf("%s, %s, (void (*)(void))%s", typedesc(ft), reflectmexpr(t, e->m, ifn, ft),
+						       reflectmvalue(e->m, ifn));
+				}
+				bprintf(&mb, "\t{%s, %s, (void (*)(void))%s, %s},\n", strlit(e->m->name, (int64_t)strlen(e->m->name)),
+					typedesc(e->m->type), ifn, refl);
 			}
 			bprintf(&mb, "};\n");
 			bput(&pre, bstr(&mb));
@@ -901,16 +1102,20 @@ static void emitdesc(Type *t) {
 			nmethods = ms.n;
 		}
 	}
+	/* *T of a defined type, as Go's compiler emits it: reflect's PtrTo and
+	 * New, and the methods of *T, work for every defined type */
+	const char *ptrtothis = t->kind == T_NAMED ? typedesc(ptrto(t)) : "0";
 	const char *str = typestr(t);
 	bput(&b, bstr(&pre));
 	bprintf(&b,
 		"__attribute__((weak)) const GlType %s = { /* %s */\n\t.size = %lld, .ptrdata = %lld, .hash = %uu, .kind = %s, .align = %lld, .tflag = %d,\n"
 		"\t.gcdata = %s, .str = %s, .equal = %s, .hashfn = %s,\n"
 		"\t.elem = %s, .key = %s, .len = %lld, .fields = %s, .methods = %s, .imethods = %s, .in = %s, .out = %s,\n"
-		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,\n};\n",
+		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,\n"
+		"\t.call = (void (*)(void))%s, .ptrtothis = %s, .bucket = %s,\n};\n",
 		sym, str, (long long)size, (long long)ptrdata, strhash32(str), kindname(u), (long long)talign(t), tflag, gcdata,
 		strlit(str, (int64_t)strlen(str)), eq, hash, elem, key, (long long)len, fields, methods, imethods, in, outs,
-		nfields, nmethods, nimethods, nin, nout, variadic);
+		nfields, nmethods, nimethods, nin, nout, variadic, call, ptrtothis, bucket);
 	bput(&gdescs, bstr(&b));
 }
 
@@ -955,9 +1160,9 @@ const char *funcsym(Obj *f) {
 		if (f->extern_)
 			f->cname = intern(xprintf("%s_%s", pk, f->name));
 		else if (f->ismethod && f->recvtype)
-			f->cname = globalname(xprintf("%s_%s_%s", pk, f->recvtype->name, f->name));
+			f->cname = globalname(xprintf("%s_%s_%s", pk, gident(f->recvtype->name), gident(f->name)));
 		else
-			f->cname = globalname(xprintf("%s_%s", pk, f->name));
+			f->cname = globalname(xprintf("%s_%s", pk, gident(f->name)));
 		namereg = saved;
 	}
 	if (f->pkg != unitpkg || f->extern_)
@@ -1011,13 +1216,34 @@ void addprototype(const char *proto) { bprintf(&gprotos, "%s;\n", proto); }
 
 /* ---------------------------------------------------------------- the program */
 
+/* A package's prefix of file-scope names: its path, bytes other than
+ * letters and digits written "_" (unicode/utf8: unicode_utf8).  Unless
+ * that would not start with a letter (locals' names start with "_",
+ * cname), would start with the runtime's gl, would hold "__" (gident) or
+ * end in "_", or could make a macro's name (package SIZE's MAX): then it
+ * is x and the path, those bytes in hex. */
+static const char *cprefix(const char *path) {
+	Buf b = {0};
+	for (const char *s = path; *s; s++)
+		bputc(&b, isalnum((unsigned char)*s) ? *s : '_');
+	const char *c = bstr(&b);
+	if (isalpha((unsigned char)c[0]) && strncasecmp(c, "gl", 2) && !strstr(c, "__") && c[strlen(c) - 1] != '_' &&
+	    !macrostyle(xprintf("%s_", c)))
+		return c;
+	Buf x = {0};
+	bputc(&x, 'x');
+	for (const char *s = path; *s; s++)
+		if (isalnum((unsigned char)*s))
+			bputc(&x, *s);
+		else
+			bprintf(&x, "x%02x", (unsigned char)*s);
+	return bstr(&x);
+}
+
 static void assignprefixes(void) {
 	for (int i = 0; i < allpackages.n; i++) {
 		Package *p = allpackages.v[i];
-		Buf b = {0};
-		for (const char *s = p->path; *s; s++)
-			bputc(&b, isalnum((unsigned char)*s) ? *s : '_');
-		p->cprefix = bstr(&b);
+		p->cprefix = cprefix(p->path);
 	}
 }
 
@@ -1052,7 +1278,7 @@ static void eachglobal(Package *p, void (*f)(Obj *o, Node *id)) {
 static void nameglobal(Obj *o, Node *id) {
 	(void)id;
 	o->slot = S_GLOBAL;
-	o->cname = globalname(xprintf("%s_%s", o->pkg->cprefix, o->name));
+	o->cname = globalname(xprintf("%s_%s", o->pkg->cprefix, gident(o->name)));
 }
 
 /* The synthetic function holding a package's variable initializers. */

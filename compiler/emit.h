@@ -16,7 +16,7 @@ int splitunit(int maxparts, int64_t minsize);
 void writepart(Package *p, int part, FILE *out);
 
 /* stackcheck.c: the code between two stack checks fits in the band */
-enum { SR_CHECKED, SR_LEAF, SR_NOSPLIT, SR_WRAPPER };
+enum { SR_CHECKED, SR_LEAF, SR_NOSPLIT, SR_WRAPPER, SR_REFLECTCALL };
 void stackrec(Package *p, const char *cname, const char *gname, Pos pos, int kind, Vec *callees);
 void stackcheck(Package *p, Vec *sus, const char *stkout);
 void stackload(Package *p, const char *stk);

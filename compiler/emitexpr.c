@@ -15,6 +15,8 @@
 
 #include "emitint.h"
 
+static const char *unsafeslice(Node *n, bool str);
+
 static const char *builtin(Node *n);
 static const char *complit(Node *n);
 static const char *closure(Node *n);
@@ -104,7 +106,6 @@ static const char *newtemp(Type *t, bool frame) {
 	x->name = xprintf("t%d", ++ntemps);
 	x->ctype = ct;
 	x->frame = frame;
-	vpush(&fn->cnames, (void *)intern(x->name));
 	vpush(&fn->temps, x);
 	vpush(&fn->livetemps, x);
 	if (!frame) {
@@ -474,6 +475,13 @@ const char *exprto(Node *n, Type *t) {
 
 /* ---------------------------------------------------------------- lvalues */
 
+/* *p for a pointer p of type t */
+const char *derefptr(const char *p, Type *t) {
+	if (ptrloop(t)) /* void * in C, pointing at another void * */
+		return xprintf("(*(void **)%s)", p);
+	return xprintf("(*%s)", p);
+}
+
 static const char *nilchecked(const char *p) {
 	const char *v = p;
 	check(xprintf("!(%s)", v), "gl_panicnil(g)");
@@ -559,7 +567,7 @@ const char *lvalue(Node *n) {
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
 		nilchecked(p);
-		return xprintf("(*%s)", p);
+		return derefptr(p, n->a->type);
 	}
 	}
 	errorat(n->pos, "internal error: not an lvalue");
@@ -632,7 +640,7 @@ Node *stablelhs(Node *l, bool rhscalls) {
 	}
 	const char *p = frametemp(ptrto(l->type));
 	line("%s = &%s;", p, lv);
-	s->lit = xprintf("(*%s)", p);
+	s->lit = derefptr(p, ptrto(l->type));
 	return s;
 }
 
@@ -905,8 +913,9 @@ static const char *binary(Node *n) {
  * member of its own (not a reused temporary: it lives as long as the
  * pointers to it), zeroed at each evaluation. */
 static const char *stackalloc(Obj *site, Type *t) {
+	static int nalloc;
 	if (!site->cname) {
-		site->cname = cname("alloc");
+		site->cname = xprintf("alloc%d", ++nalloc);
 		bprintf(haspointers(t) ? &fn->frameptr : &fn->frame, "\t%s %s; /* new(%s) that does not escape, %s:%d */\n",
 			ctype(t), site->cname, typestr(t), fileof(site->pos), site->pos.line);
 		if (haspointers(t)) {
@@ -1159,7 +1168,7 @@ static Callee callee(Node *n, bool laterCalls) {
  * expression per parameter (by-pointer parameters still as values). */
 static void evalargs(Node *n, Type *sig, Vec *args) {
 	int np = sig->fields.n;
-	bool spread = n->flags & NF_COMMAOK;
+	bool spread = n->flags & NF_SPREAD;
 	bool packing = sig->variadic && !n->op && !spread;
 	Vec vals = {0}, vtypes = {0};
 	if (spread) {
@@ -1221,7 +1230,7 @@ static bool argshavecalls(Node *n, Type *sig) {
 	for (int i = 0; i < n->list.n; i++)
 		if (hascall(n->list.v[i]))
 			return true;
-	return sig->variadic && !n->op && !(n->flags & NF_COMMAOK);
+	return sig->variadic && !n->op && !(n->flags & NF_SPREAD);
 }
 
 /* The cast that calls a func value or an itab entry of signature sig. */
@@ -1359,11 +1368,11 @@ void emitcall(Node *n, const char **results, int nres) {
 
 void emitprint(Node *n) {
 	Vec vals = {0};
-	if (n->flags & NF_COMMAOK) { /* print(f()) with several results */
+	if (n->flags & NF_SPREAD) { /* print(f()) with several results */
 		Node *c = n->list.v[0];
 		const char *tv = callexpr(c);
 		Node pr = *n;
-		pr.flags &= ~NF_COMMAOK;
+		pr.flags &= ~NF_SPREAD;
 		memset(&pr.list, 0, sizeof pr.list);
 		for (int i = 0; i < c->type->fields.n; i++) {
 			Node *a = mknode(N_BAD, c->pos);
@@ -1623,6 +1632,13 @@ static const char *builtin(Node *n) {
 		const char *p = spill(expr(x), x->type);
 		return xprintf("((void *)((char *)%s + (%s)))", p, exprto(a->v[1], types[T_INT]));
 	}
+	case B_SLICE:
+	case B_STRING:
+		return unsafeslice(n, n->ival == B_STRING);
+	case B_STRINGDATA:
+		return xprintf("((uint8_t *)%s.ptr)", spill(expr(x), x->type));
+	case B_SLICEDATA:
+		return xprintf("((%s)%s.ptr)", ctype(n->type), spill(expr(x), x->type));
 	case B_CLOSE: {
 		const char *c = spill(expr(x), x->type);
 		pcline();
@@ -1633,6 +1649,28 @@ static const char *builtin(Node *n) {
 	}
 	errorat(n->pos, "internal error: built-in not supported");
 	return "0";
+}
+
+/* unsafe.Slice(p, len) or unsafe.String(p, len), with Go's panics for a
+ * length that is negative, does not fit in int, or makes the memory wrap
+ * around the address space (gl_unsafeslicecheck). */
+static const char *unsafeslice(Node *n, bool str) {
+	Node *x = n->list.v[0], *ln = n->list.v[1];
+	const char *p = spill(expr(x), x->type);
+	const char *l = spill(expr(ln), ln->type);
+	const char *len = temp(types[T_INT]);
+	if (isunsigned(ln->type))
+		line("%s = (uint64_t)%s > (uint64_t)INT64_MAX ? -1 : (int64_t)%s;", len, l, l);
+	else
+		line("%s = (int64_t)%s;", len, l);
+	const char *what = str ? "unsafe.String" : "unsafe.Slice";
+	const char *ok = temp(types[T_INT]);
+	line("%s = gl_unsafeslicecheck(%s, %s, %lld);", ok, p, len, (long long)tsize(str ? types[T_UINT8] : under(x->type)->elem));
+	check(xprintf("%s == 1", ok), xprintf("gl_panicstring(g, \"runtime error: %s: len out of range\")", what));
+	check(xprintf("%s == 2", ok), xprintf("gl_panicstring(g, \"runtime error: %s: ptr is nil and len is not zero\")", what));
+	if (str)
+		return xprintf("((GlString){(const uint8_t *)%s, %s})", p, len);
+	return xprintf("((GlSlice){(void *)%s, %s, %s})", p, len, len);
 }
 
 /* Whether a and b denote the same variable: the same local or global, or
@@ -1666,7 +1704,7 @@ static bool samevar(Node *a, Node *b) {
 bool appendinplace(Node *l, Node *r) {
 	while (r->kind == N_PAREN)
 		r = r->a;
-	if (r->kind != N_CALL || !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_COMMAOK))
+	if (r->kind != N_CALL || !(r->flags & NF_CALLEE_BUILTIN) || r->ival != B_APPEND || (r->flags & NF_SPREAD))
 		return false;
 	if (!samevar(l, r->list.v[0]) || !identical(l->type, r->type))
 		return false;
@@ -1695,12 +1733,13 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 				v = e->b;
 			} else
 				f = u->fields.v[i];
+			const char *m = e->kind == N_KEYVAL ? cfield(f->name) : cmember(u, i);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(f->type)) {
-				fillcomplit(v, f->type, xprintf("%s.%s", dst, cfield(f->name)));
+				fillcomplit(v, f->type, xprintf("%s.%s", dst, m));
 				continue;
 			}
 			const char *val = exprto(v, f->type);
-			line("%s.%s = %s;", dst, cfield(f->name), val);
+			line("%s.%s = %s;", dst, m, val);
 		}
 		return;
 	case T_ARRAY:
@@ -1901,6 +1940,22 @@ static const char *methodvalue(Node *n) {
 	return c;
 }
 
+/* The method expression wrapper wname of n whose receiver leads to the
+ * interface value iv of type it: the call goes through iv's itab. */
+static const char *ifacemethodexpr(Node *n, const char *wname, const char *rc, const char *params, int mode,
+				   const char *iv, Type *it, const char *pl) {
+	Method *m = n->meth;
+	resolvemethod(m);
+	const char *ret = mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;";
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n"
+		"\tif (!%s.tab) { gl_panicnil(g); %s }\n",
+		rc, wname, params, exprstr(n), rc, wname, params, wrapperentry(wname), iv, ret);
+	bprintf(&gdecls, "\t%s((%s)((const GlItab *)%s.tab)->fun[%d])(g%s, %s.data%s);\n}\n", mode == R_DIRECT ? "return " : "",
+		fncast(m->type, 2), iv, imethodindex(it, m->name), mode == R_OUT ? ", out" : "", iv, pl);
+	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
+	return xprintf("((GlFunc *)&%s__fv)", wname);
+}
+
 /* T.M or (*T).M: a function whose first parameter is the receiver. */
 static const char *methodexpr(Node *n) {
 	static int nme;
@@ -1936,6 +1991,8 @@ static const char *methodexpr(Node *n) {
 		cur = f->type;
 	}
 	(void)base;
+	if (under(cur)->kind == T_INTERFACE) /* I.M, or a method promoted from an embedded interface */
+		return ifacemethodexpr(n, wname, rc, bstr(&params), mode, e, cur, bstr(&pl));
 	bool curptr = under(cur)->kind == T_POINTER;
 	if (m->ptrrecv)
 		recv = curptr ? e : xprintf("&%s", e);
@@ -1943,11 +2000,34 @@ static const char *methodexpr(Node *n) {
 		recv = bypointer(under(cur)->elem) ? e : xprintf("(*%s)", e);
 	else
 		recv = bypointer(cur) ? xprintf("&%s", e) : e;
-	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s%s(g%s, %s%s);\n}\n",
-		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), mode == R_DIRECT ? "return " : "",
-		funcsym(m->fn), mode == R_OUT ? ", out" : "", recv, bstr(&pl));
+	const char *call = xprintf("%s%s(g%s, %s%s);", mode == R_DIRECT ? "return " : "", funcsym(m->fn),
+		mode == R_OUT ? ", out" : "", recv, bstr(&pl));
+	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s\n}\n",
+		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), call);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	return xprintf("((GlFunc *)&%s__fv)", wname);
+}
+
+/* print or println of a defer or go thunk's saved arguments, into body:
+ * the thunk is a C function of its own, so the temporaries emitprint makes
+ * (a complex value is copied once) are its C locals, not the enclosing
+ * function's.  It has no data frame: the operands are the record's
+ * members, which need no frame temporaries. */
+static void thunkprint(Node *pr, Buf *body) {
+	Fn tf = {0}, *savedfn = fn;
+	Buf *saved = out, stmts = {0};
+	tf.fi = fn->fi;
+	tf.cname = fn->cname;
+	tf.indent = 1;
+	fn = &tf;
+	out = &stmts;
+	emitprint(pr);
+	if (tf.frame.n || tf.frameptr.n)
+		fatal("internal error: a thunk's print needs the data frame");
+	bput(body, bstr(&tf.decls));
+	bput(body, bstr(&stmts));
+	fn = savedfn;
+	out = saved;
 }
 
 /* ---------------------------------------------------------------- assertions */
@@ -2099,7 +2179,7 @@ const char *expr(Node *n) {
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
 		nilchecked(p);
-		return xprintf("(*%s)", p);
+		return derefptr(p, n->a->type);
 	}
 	case N_UNARY:
 		return unary(n);
@@ -2231,22 +2311,20 @@ static void deferorgo(Node *n, bool isgo) {
 		else if (c->ival == B_DELETE)
 			bprintf(&body, "\tmapdelete(g, %s, d->f1, &d->f2);\n", typedesc(((Node *)c->list.v[0])->type));
 		else {
-			/* print: reuse emitprint through synthetic operands */
+			/* print: reuse emitprint through synthetic operands; print(g())
+			 * saved g's results as one record member, spread here */
 			Node pr = *c;
+			pr.flags &= ~NF_SPREAD;
 			memset(&pr.list, 0, sizeof pr.list);
-			for (int i = 0; i < c->list.n; i++) {
+			Type *tup = c->flags & NF_SPREAD ? ((Node *)c->list.v[0])->type : NULL;
+			int nops = tup ? tup->fields.n : c->list.n;
+			for (int i = 0; i < nops; i++) {
 				Node *a = mknode(N_BAD, c->pos);
-				a->type = ((Node *)c->list.v[i])->type;
-				a->lit = xprintf("d->f%d", i + 1);
+				a->type = tup ? ((Field *)tup->fields.v[i])->type : ((Node *)c->list.v[i])->type;
+				a->lit = tup ? xprintf("d->f1.r%d", i) : xprintf("d->f%d", i + 1);
 				vpush(&pr.list, a);
 			}
-			Buf *saved = out;
-			int si = fn->indent;
-			out = &body;
-			fn->indent = 1;
-			emitprint(&pr);
-			out = saved;
-			fn->indent = si;
+			thunkprint(&pr, &body);
 		}
 	} else {
 		int mode;

@@ -32,7 +32,7 @@ struct Fn {
 	Vec temps, livetemps;   /* temporaries: all, and those in use */
 	Vec frameslots;         /* "name" of members holding pointers */
 	Vec frametypes;         /* their Types */
-	Vec cnames;             /* C names in use in this function */
+	Vec cnames;             /* C names of its gl locals, captured ones too (cname) */
 	int ntemp, nlabel, indent;
 	bool hasframe;          /* decided before the body is emitted */
 	bool closure;           /* takes a GlFunc *ctx */
@@ -52,7 +52,9 @@ extern Buf *out;            /* where statements go (fn->body) */
 
 /* emit.c */
 const char *ctype(Type *t);
+bool ptrloop(Type *t);               /* a pointer to pointers without end: void * in C */
 const char *cfield(const char *name); /* a Go field name as a C member name */
+const char *cmember(Type *u, int i);  /* struct u's i-th field's C member name (blank ones too) */
 const char *typedesc(Type *t);        /* "&gltype_N", registering the descriptor */
 const char *itabsym(Type *t, Type *iface); /* "&itab_N" */
 const char *strlit(const char *s, int64_t n); /* C expression of type GlString */
@@ -68,6 +70,7 @@ Type *resulttype(Type *sig, int *mode); /* the C result of a signature */
 const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
 void addprototype(const char *proto);
 const char *cname(const char *base); /* unique within fn */
+const char *gident(const char *name); /* a gl identifier in a file-scope name */
 const char *globalname(const char *base); /* unique in the program */
 const char *fileof(Pos p);
 const char *abspathof(Pos p);
@@ -87,6 +90,7 @@ const char *frametemp(Type *t);        /* a new temporary in the data frame (add
 int tempmark(void);                    /* temporaries made after this ... */
 void temprelease(int mark);            /* ... are free again */
 const char *addrof(Node *n);           /* &lvalue (n addressable) */
+const char *derefptr(const char *p, Type *t); /* *p, p of pointer type t */
 const char *lvalue(Node *n);
 void assign(Node *lhs, const char *val, Type *t);
 const char *varref(Obj *o);

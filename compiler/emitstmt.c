@@ -106,12 +106,12 @@ const char *varref(Obj *o) {
 	if (!o->slot && o->global) {
 		o->slot = S_GLOBAL;
 		if (!o->cname)
-			o->cname = globalname(xprintf("%s_%s", o->pkg ? o->pkg->cprefix : "x", o->name));
+			o->cname = globalname(xprintf("%s_%s", o->pkg ? o->pkg->cprefix : "x", gident(o->name)));
 	}
 	switch (o->slot) {
 	case S_LOCAL: return o->cname;
 	case S_FRAME: return xprintf("fp->%s", o->cname);
-	case S_BOX: return xprintf("(*fp->%s)", o->cname);
+	case S_BOX: return derefptr(xprintf("fp->%s", o->cname), ptrto(o->type));
 	case S_GLOBAL:
 		declareglobal(o);
 		return o->cname;
@@ -401,7 +401,7 @@ static void reboxloopvars(Node *init) {
 		pcline();
 		callto(xprintf("fp->%s", o->cname), xprintf("newobject(%s)", typedesc(o->type)));
 		afterCall(false);
-		line("*fp->%s = *%s;", o->cname, old);
+		line("%s = %s;", derefptr(xprintf("fp->%s", o->cname), ptrto(o->type)), derefptr(old, ptrto(o->type)));
 	}
 }
 
@@ -1112,7 +1112,7 @@ static void fixwords(const char *expr, Type *t) {
 		for (int i = 0; i < u->fields.n; i++) {
 			Field *f = u->fields.v[i];
 			if (haspointers(f->type))
-				fixwords(xprintf("%s.%s", expr, cfield(f->name)), f->type);
+				fixwords(xprintf("%s.%s", expr, cmember(u, i)), f->type);
 		}
 		break;
 	case T_ARRAY: /* arrays go by pointer (bypointer) */
@@ -1143,8 +1143,8 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 		break;
 	case S_BOX:
 		/* newobject is a call: the value is read from the parameter after it */
-		bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n\t*fp->%s = %s;\n",
-			typedesc(t), fn->cname, o->cname, o->cname, src);
+		bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n\t%s = %s;\n",
+			typedesc(t), fn->cname, o->cname, derefptr(xprintf("fp->%s", o->cname), ptrto(t)), src);
 		break;
 	}
 }
@@ -1198,10 +1198,6 @@ void emitfunc(FuncInfo *fi) {
 	f.nosplit = fi->obj && (fi->obj->directives & DIR_NOSPLIT);
 	out = &f.body;
 	f.indent = 1;
-	/* reserve names that appear in every function */
-	const char *fixed[] = {"g", "h", "fp", "fpoff", "ctx", "out", "recv", "ret", "unwind", "d", "c", "fn", "data", NULL};
-	for (const char **p = fixed; *p; p++)
-		vpush(&f.cnames, (void *)intern(*p));
 	/* func literal names, as Go's: f.func1, f.func2, ... and inside a
 	 * literal f.func1.1, f.func1.2 (C names from assignnames) */
 	for (int i = 0; i < fi->lits.n; i++) {

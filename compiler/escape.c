@@ -218,14 +218,15 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 			addrsources(e, x, roots, holds);
 		}
 		return;
-	case N_SLICEEXPR: {
-		Obj *r = n->a->type && under(n->a->type)->kind == T_ARRAY ? rootvar(n->a) : NULL;
-		if (r)
-			addroot(e, roots, r);
+	case N_SLICEEXPR:
+		/* a[i:j] of an array is &a's sources (a local array, or what the
+		 * pointer that reaches it holds: p.arr[:]); s[i:j] of a slice
+		 * holds what s holds */
+		if (n->a->type && under(n->a->type)->kind == T_ARRAY)
+			addrsources(e, n->a, roots, holds);
 		else
-			sources(e, n->a, roots, holds); /* s[i:j] of a slice holds what s holds */
+			sources(e, n->a, roots, holds);
 		return;
-	}
 	case N_INDEX:
 		/* an element of a local array value is in the array's own
 		 * storage: it holds what the array holds.  Elements of slices,
@@ -255,6 +256,9 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 		}
 		if ((n->flags & NF_CALLEE_BUILTIN) && n->ival == B_APPEND && n->list.n)
 			sources(e, n->list.v[0], roots, holds); /* the result may be the first slice */
+		if ((n->flags & NF_CALLEE_BUILTIN) && n->list.n &&
+		    (n->ival == B_ADD || n->ival == B_SLICE || n->ival == B_STRING || n->ival == B_STRINGDATA || n->ival == B_SLICEDATA))
+			sources(e, n->list.v[0], roots, holds); /* unsafe: the result points where the first argument does */
 		if ((n->flags & NF_CALLEE_BUILTIN) && n->ival == B_NEW && n->type)
 			addroot(e, roots, allocsite(e, n, under(n->type)->elem));
 		return;
@@ -413,7 +417,7 @@ static void walkcall(Esc *e, Node *n) {
 		 * itself, and the method called is unknown: what it holds escapes */
 		escape(e, f->a);
 	}
-	bool spread = n->flags & NF_COMMAOK;
+	bool spread = n->flags & NF_SPREAD;
 	for (int i = 0; i < n->list.n; i++) {
 		Node *a = n->list.v[i];
 		walkexpr(e, a);

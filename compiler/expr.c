@@ -1276,7 +1276,8 @@ static Type *checkunary(Node *n) {
 
 /* ---------------------------------------------------------------- selectors */
 
-static Type *methodtype(Type *recv, Type *sig) {
+/* The type of the method expression T.M: sig with the receiver first. */
+Type *methodtype(Type *recv, Type *sig) {
 	Type *t = newtype(T_FUNC);
 	Field *r = xalloc(sizeof *r);
 	r->type = recv;
@@ -1357,6 +1358,7 @@ static Type *checkselector(Node *n) {
 	int kind = 0;
 	Vec path = {0};
 	bool ind = false;
+	/* (x of a defined pointer type: lookupfieldormethod gives fields only) */
 	Obj *o = lookupfieldormethod(xt, n->name, &path, &kind, &ind);
 	if (kind == -1) {
 		errorat(n->pos, "ambiguous selector %s.%s", exprstr(x), n->name);
@@ -1871,6 +1873,8 @@ static Type *nargs(Node *n, int min, int max, const char *name) {
 	return t_bad + 0 == NULL ? NULL : types[T_BOOL];
 }
 
+static Type *unsafeslice(Node *n, int b, const char *name);
+
 static Type *checkbuiltin(Node *n, int b, bool stmt) {
 	Node *fn = n->a;
 	const char *name = fn->kind == N_SELECTOR ? xprintf("unsafe.%s", fn->name) : fn->name;
@@ -2089,7 +2093,7 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 		if (a->n == 1 && ((Node *)a->v[0])->kind == N_CALL) {
 			Type *t = checkexpr(a->v[0]);
 			if (t && t->kind == T_TUPLE) {
-				n->flags |= NF_COMMAOK; /* spread */
+				n->flags |= NF_SPREAD;
 				n->flags |= NF_NOVALUE | NF_HASCALL;
 				return NULL;
 			}
@@ -2272,11 +2276,59 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 		n->type = types[T_UNSAFEPTR];
 		return n->type;
 	}
+	case B_SLICE:
+	case B_STRING:
+		return unsafeslice(n, b, name);
+	case B_STRINGDATA: {
+		if (!nargs(n, 1, 1, name))
+			return fail(n);
+		Type *t = rvalue(x);
+		if (bad(t))
+			return fail(n);
+		assignop(x, types[T_STRING], "argument to unsafe.StringData");
+		n->type = ptrto(t_byte);
+		return n->type;
+	}
+	case B_SLICEDATA: {
+		if (!nargs(n, 1, 1, name))
+			return fail(n);
+		Type *t = rvalue(x);
+		if (bad(t))
+			return fail(n);
+		if (under(t)->kind != T_SLICE) {
+			errorat(x->pos, "invalid argument: %s is not a slice", opdesc(x));
+			return fail(n);
+		}
+		n->type = ptrto(under(t)->elem);
+		return n->type;
+	}
 	default:
 		errorat(n->pos, "%s not supported", name);
 		return fail(n);
 	}
 	(void)stmt;
+}
+
+/* unsafe.Slice(ptr *T, len) []T and unsafe.String(ptr *byte, len) string:
+ * len of any integer type, a constant one not negative. */
+static Type *unsafeslice(Node *n, int b, const char *name) {
+	Vec *a = &n->list;
+	if (!nargs(n, 2, 2, name))
+		return fail(n);
+	Node *p = a->v[0];
+	Type *pt = rvalue(p);
+	if (bad(pt))
+		return fail(n);
+	if (b == B_STRING)
+		assignop(p, ptrto(t_byte), "argument to unsafe.String");
+	else if (under(pt)->kind != T_POINTER) {
+		errorat(p->pos, "invalid argument: %s is not a pointer", opdesc(p));
+		return fail(n);
+	}
+	if (checkintval(a->v[1], "length", -1, false) == -2)
+		return fail(n);
+	n->type = b == B_STRING ? types[T_STRING] : sliceof(under(pt)->elem);
+	return n->type;
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -2296,7 +2348,7 @@ static void checkargs(Node *n, Type *sig, const char *fname) {
 				vpush(&atypes, ((Field *)t->fields.v[i])->type);
 				vpush(&anodes, a0);
 			}
-			n->flags |= NF_COMMAOK; /* marks "spread" */
+			n->flags |= NF_SPREAD;
 			if (n->op)
 				errorat(n->pos, "can only use ... with final argument in list");
 			goto match;
@@ -2318,7 +2370,7 @@ static void checkargs(Node *n, Type *sig, const char *fname) {
 	}
 match:;
 	int na = atypes.n;
-	bool spread = n->flags & NF_COMMAOK;
+	bool spread = n->flags & NF_SPREAD;
 	if (n->op && !sig->variadic) {
 		errorat(n->pos, "have (...) but function is not variadic: %s", fname);
 		return;

@@ -13,6 +13,10 @@
  *                 its check and the function it forwards to: every wrapper
  *                 must fit in it, so the rest has 928 - 128 = 800 bytes
  *                 (Go's StackLimit is also 800).
+ *   (GLType.call, reflect's way into a func value, is a thunk whose frame
+ *   holds the callee's stack arguments: runtime/reflect.c makes
+ *   GL_REFLECTCALL_STACK bytes free above stackguard0 before it, so it
+ *   may use all of them and leave its callee the band untouched.)
  *   then, at the entry of a function f, one of:
  *     checked:  f's C frame + its return address + morestack's 64-byte
  *               register save (SAVEDREGS_SIZE) if the check fails;
@@ -34,6 +38,7 @@
 enum {
 	BAND = 928,     /* runtime/gl.h GL_STACK_GUARD */
 	WRAPPER = 128,
+	REFLECTCALL = 4032, /* runtime/gl.h GL_REFLECTCALL_STACK (4096), less 64 for reflect_call's own frame */
 	LIMIT = BAND - WRAPPER,
 	RET = 8,        /* the call's return address (gcc counts it, clang not) */
 	MORESTACK = 64, /* runtime/rt.h SAVEDREGS_SIZE */
@@ -134,7 +139,7 @@ static int64_t entry(StackRec *r) {
 	switch (r->kind) {
 	case SR_CHECKED: below = MORESTACK; break;
 	case SR_LEAF: below = REDZONE; break;
-	case SR_WRAPPER: below = 0; break;
+	case SR_WRAPPER: case SR_REFLECTCALL: below = 0; break;
 	case SR_NOSPLIT:
 		r->visiting = true;
 		below = RTCALL;
@@ -184,9 +189,13 @@ void stackcheck(Package *p, Vec *sus, const char *stkout) {
 		if (r->pkg != p || r->frame < 0)
 			continue;
 		int64_t e = entry(r);
-		if (o && r->kind != SR_WRAPPER)
+		if (o && r->kind != SR_WRAPPER && r->kind != SR_REFLECTCALL)
 			fprintf(o, "%s\t%lld\n", r->cname, (long long)e);
-		if (r->kind == SR_WRAPPER) {
+		if (r->kind == SR_REFLECTCALL) {
+			if (e > REFLECTCALL)
+				errorat(r->pos, "%s: reflect cannot call this func type: its arguments need %lld bytes of stack (limit %d)",
+					r->gname, (long long)e, REFLECTCALL);
+		} else if (r->kind == SR_WRAPPER) {
 			if (e > WRAPPER)
 				errorat(r->pos, "glc: internal error: the wrapper %s needs %lld bytes of stack, more than the %d-byte budget of wrappers",
 					r->cname, (long long)e, WRAPPER);

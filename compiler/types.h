@@ -200,6 +200,7 @@ extern Scope *universe;
 
 Type *newtype(int kind);
 Type *ptrto(Type *t);
+Type *methodtype(Type *recv, Type *sig); /* T.M's type: func(T, params) results */
 Type *sliceof(Type *t);
 Type *arrayof(Type *t, int64_t n);
 Type *mapof(Type *k, Type *v);

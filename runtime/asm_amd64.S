@@ -242,3 +242,17 @@ gl_gostart:
 	.size	gl_gostart, .-gl_gostart
 
 	.section .note.GNU-stack,"",@progbits
+
+/* runtime.Breakpoint(G *g): int3, which the SIGTRAP handler reports
+ * (signal_linux.c).  In asm for its frame record: the traceback then
+ * shows its caller, as Go's does. */
+	.text
+	.globl	runtime_Breakpoint
+	.type	runtime_Breakpoint, @function
+runtime_Breakpoint:
+	pushq	%rbp
+	movq	%rsp, %rbp
+	int3
+	popq	%rbp
+	ret
+	.size	runtime_Breakpoint, .-runtime_Breakpoint

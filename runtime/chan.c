@@ -21,6 +21,21 @@
 
 enum { maxAlign = 8, hchanSize = (sizeof(hchan) + maxAlign - 1) & ~(size_t)(maxAlign - 1) };
 
+/* The collector's view of a channel whose elements hold pointers: the
+ * header is an object of its own and buf the only reference to the
+ * (typed) buffer.  A channel of pointer-free elements is one noscan
+ * object, header and buffer (elemtype is static; the sudogs in its queues
+ * are reachable from their Gs' waiting lists, as in Go). */
+GL_RTTYPE(gltype_hchan, hchan, "runtime.hchan", GL_PTRWORD(hchan, buf));
+
+/* A sudog is a heap object (Go's too): elem may point to a heap value
+ * being sent, c to the channel, the links to other sudogs, semaddr to the
+ * word a semaphore waits on.  g is a G, outside the heap. */
+GL_RTTYPE(gltype_sudog, sudog, "runtime.sudog",
+	  GL_PTRWORD(sudog, next) | GL_PTRWORD(sudog, prev) | GL_PTRWORD(sudog, elem) |
+	  GL_PTRWORD(sudog, waitlink) | GL_PTRWORD(sudog, waittail) | GL_PTRWORD(sudog, c) |
+	  GL_PTRWORD(sudog, semaddr));
+
 static inline void *chanbuf(hchan *c, uint64_t i) {
 	return (uint8_t *)c->buf + i * c->elemsize;
 }
@@ -111,7 +126,7 @@ sudog *acquireSudog(void) {
 		}
 		unlock(&sched.sudoglock);
 		if (pp->nsudog == 0)
-			pp->sudogcache[pp->nsudog++] = mallocgc(sizeof(sudog), NULL, true);
+			pp->sudogcache[pp->nsudog++] = mallocgc(sizeof(sudog), &gltype_sudog, true);
 	}
 	sudog *s = pp->sudogcache[--pp->nsudog];
 	if (s->elem != NULL)
@@ -179,7 +194,7 @@ GlChan *makechan(G *g, const GlType *chantype, int64_t size) {
 		c = mallocgc(hchanSize + mem, NULL, true);
 		c->buf = (uint8_t *)c + hchanSize;
 	} else {
-		c = mallocgc(hchanSize, NULL, true);
+		c = mallocgc(hchanSize, &gltype_hchan, true);
 		c->buf = mallocgc(mem, elem, true);
 	}
 	c->elemsize = (uint16_t)elem->size;

@@ -43,6 +43,10 @@
  * (compiler/stackcheck.c), tests/stackusage.py the runtime's entries
  * (from gcc's -fcallgraph-info=su). */
 #define GL_STACK_GUARD 928
+/* What reflect_call makes free above stackguard0 for GlType.call, whose
+ * frame holds the stack arguments of the call it makes (glc checks it
+ * fits: compiler/stackcheck.c). */
+#define GL_REFLECTCALL_STACK 4096
 /* Largest goroutine stack, as Go's maxstacksize on 64-bit. */
 #define GL_STACK_MAX 1000000000
 /* stackguard0 is set to this to make the next prologue check fail, so the
@@ -152,6 +156,13 @@ typedef struct GlMethod {
 	GlString name;
 	const GlType *mtyp; /* func type without receiver */
 	void (*ifn)(void);
+	/* For reflect (exported methods only, else 0): the method expression
+	 * T.M as a func value, its type func(T, ...), and the C function of a
+	 * method value: a closure {mfn, interface data word} calls the method
+	 * on that word (Value.Method). */
+	const GlType *ftyp;
+	const GlFunc *tfn;
+	void (*mfn)(void);
 } GlMethod;
 
 /* A method of an interface type, sorted by name. */
@@ -185,6 +196,12 @@ struct GlType {
 	int16_t nin, nout;
 	bool variadic;
 	const GlType *ptrtothis;
+	const GlType *bucket;       /* map: the layout of its buckets (map.c) */
+	/* func types: calls a func value of this type for reflect's Value.Call
+	 * as void call(G *g, GlFunc *f, void *const *args, void *const *results,
+	 * void *scratch): args[i] and results[i] point to the values; scratch
+	 * holds a result tuple returned through an out-pointer. */
+	void (*call)(void);
 };
 
 /* itab: the interface table of (interface type, concrete type) */
@@ -585,6 +602,17 @@ void gl_panicindex(G *g, int64_t i, int64_t len);
 enum { GL_SLICE_ALEN, GL_SLICE_ACAP, GL_SLICE_B, GL_SLICE_3ALEN, GL_SLICE_3B, GL_SLICE_3C };
 void gl_panicslice(G *g, int64_t lo, int64_t hi, int64_t cap, int which);
 void gl_panicsliceconvert(G *g, int64_t n, int64_t len); /* (*[n]T)(s), len(s) < n */
+/* unsafe.Slice(p, len) and unsafe.String(p, len) with elements of size
+ * bytes, as Go checks them: 1 if len is negative (or was too large for
+ * int: the caller passes -1) or the memory would overflow the address
+ * space, 2 if p is nil and the memory is not empty, else 0. */
+static inline int gl_unsafeslicecheck(const void *p, int64_t len, uint64_t size) {
+	if (len < 0)
+		return 1;
+	if ((size && (uint64_t)len > UINT64_MAX / size) || (uint64_t)len * size > -(uint64_t)(uintptr_t)p)
+		return p ? 1 : 2;
+	return 0;
+}
 void gl_panicdivide(G *g);
 void gl_panicnil(G *g);      /* nil pointer dereference */
 void gl_panicunreachable(G *g);

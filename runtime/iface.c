@@ -70,7 +70,7 @@ static void itabadd(const GlItab *m) {
 	itabTableType *t = itabTable;
 	if (t == NULL || 4 * (t->count + 1) > 3 * t->size) {
 		uint64_t size = t ? 2 * t->size : 512;
-		itabTableType *nt = mallocgc(sizeof(itabTableType) + size * sizeof(GlItab *), NULL, true);
+		itabTableType *nt = persistentalloc(sizeof(itabTableType) + size * sizeof(GlItab *));
 		nt->size = size;
 		for (uint64_t i = 0; t != NULL && i < t->size; i++)
 			if (t->entries[i] != NULL)
@@ -121,7 +121,7 @@ const GlItab *getitab(const GlType *inter, const GlType *typ, bool canfail) {
 		lock(&itabLock);
 		m = itabfind(itabTable, inter, typ);
 		if (m == NULL) {
-			GlItab *n = mallocgc(sizeof(GlItab) + (uint64_t)inter->nimethods * sizeof(void (*)(void)), NULL, true);
+			GlItab *n = persistentalloc(sizeof(GlItab) + (uint64_t)inter->nimethods * sizeof(void (*)(void)));
 			n->inter = inter;
 			n->type = typ;
 			n->hash = typ->hash;
@@ -151,7 +151,7 @@ void gl_convT(G *g, GlEface *out, const GlType *t, const void *v) {
 		x = &zerobase;
 	} else {
 		uintptr_t ooff = stackoff(g, out), voff = stackoff(g, v);
-		x = mallocgc(t->size, t->ptrdata ? t : NULL, false);
+		x = mallocgc(t->size, t->ptrdata ? t : NULL, true); /* zeroed: a scan may see it before the copy */
 		out = stackptr(g, out, ooff);
 		v = stackptr(g, v, voff);
 		memmove(x, v, t->size);

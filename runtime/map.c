@@ -60,11 +60,13 @@
  * once without touching the key (the caller checks g->unwinding).  Lookups
  * and iteration never allocate.
  *
- * GC.  Bucket arrays and overflow buckets are allocated with a NULL type
- * (no pointers).  The collector will need a bucket type descriptor with a
- * pointer bitmap derived from the key and elem types, and — as Go's
- * mapextra.overflow does for pointer-free buckets — a way to keep overflow
- * buckets alive; the GC issue adds both.
+ * GC.  The map header is allocated with gltype_hmap (its bucket arrays and
+ * the next preallocated overflow bucket are pointers), bucket arrays and
+ * overflow buckets with the map type's bucket descriptor, which glc emits
+ * (GlType.bucket): the keys' and elems' pointer words, and the overflow
+ * word, always — so an overflow bucket is kept alive by the bucket before
+ * it, where Go marks pointer-free buckets noscan and keeps their overflow
+ * buckets in mapextra.  initlayout checks that glc's bucket and ours agree.
  */
 #include "rt.h" /* gl.h, and stackoff/stackptr */
 
@@ -136,7 +138,13 @@ struct GlMap {
 	const GlType *key, *elem;
 	uintptr_t nevacuate;   /* old buckets below this are evacuated */
 	uint8_t *nextOverflow; /* next free preallocated overflow bucket */
+	const GlType *bucket;  /* a bucket's layout, for the collector */
 };
+
+/* The map header's own descriptor: the words the collector follows.  key,
+ * elem and bucket are static descriptors, not heap objects. */
+GL_RTTYPE(gltype_hmap, GlMap, "runtime.hmap",
+	  GL_PTRWORD(GlMap, buckets) | GL_PTRWORD(GlMap, oldbuckets) | GL_PTRWORD(GlMap, nextOverflow));
 
 /* A slot: bucket and index.  Returned in two registers. */
 typedef struct {
@@ -350,9 +358,9 @@ static const uint8_t zeroVal[1024] __attribute__((aligned(16)));
 
 /* Elems larger than zeroVal share one zero block that only grows: a
  * header word (its size) and the zeros.  Published with a CAS; a block that
- * loses the race, or is replaced, stays zero and valid.
- * TODO(gc): bigzero is a root the collector must see (or the block must be
- * allocated outside the collected heap). */
+ * loses the race, or is replaced, stays zero and valid — forever: it is
+ * mapped outside the collected heap (no root needs to name it), and never
+ * unmapped, since a reader may still hold it. */
 static uint64_t *bigzero;
 
 static GL_NOINLINE GL_COLD void *bigzeroarea(uint64_t size) {
@@ -363,7 +371,7 @@ static GL_NOINLINE GL_COLD void *bigzeroarea(uint64_t size) {
 		uint64_t n = 2048;
 		while (n < size)
 			n *= 2;
-		uint64_t *nz = mallocgc(n + 8, NULL, true);
+		uint64_t *nz = sysAlloc(n + 8, &memstats.other_sys);
 		nz[0] = n;
 		if (__atomic_compare_exchange_n(&bigzero, &z, nz, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 			return nz + 1;
@@ -390,8 +398,7 @@ static GL_NOINLINE uint8_t *makeBucketArray(GlMap *h, uint8_t B, uint8_t *dirty)
 		nb += bucketShift(B - 4);
 	uint8_t *buckets;
 	if (dirty == NULL) {
-		/* TODO(gc): a bucket type with a pointer bitmap */
-		buckets = mallocgc(nb * bsz, NULL, true);
+		buckets = mallocgc(nb * bsz, h->bucket, true);
 	} else {
 		buckets = dirty;
 		memset(buckets, 0, nb * bsz);
@@ -423,17 +430,17 @@ static inline void incrnoverflow(GlMap *h) {
  * may call on its slow path does not fit below it; and it is rare (a
  * bucket array comes with preallocated overflow buckets). */
 typedef struct newbucketargs {
-	uint64_t size;
+	const GlType *bucket;
 	uint8_t *b;
 } newbucketargs;
 
 static void newbucket_m(void *arg) {
 	newbucketargs *a = arg;
-	a->b = mallocgc(a->size, NULL, true); /* TODO(gc): bucket type */
+	a->b = mallocgc(a->bucket->size, a->bucket, true);
 }
 
 static GL_NOINLINE uint8_t *newbucket(const GlMap *h) {
-	newbucketargs a = {h->bucketsize, NULL};
+	newbucketargs a = {h->bucket, NULL};
 	systemstack(newbucket_m, &a);
 	return a.b;
 }
@@ -498,6 +505,9 @@ static void initlayout(GlMap *h, const GlType *mt) {
 	h->keysize = (uint32_t)ks;
 	h->elemsize = (uint32_t)es;
 	h->bucketsize = (uint32_t)(dataOffset + bucketCnt * (ks + es) + sizeof(void *));
+	h->bucket = mt->bucket;
+	if (mt->bucket == NULL || mt->bucket->size != h->bucketsize)
+		gl_throw("makemap: glc's bucket layout and the runtime's disagree");
 	h->fastkind = FK_GENERIC;
 	if (!(f & indirectElem)) {
 		if (kt->kind == GL_KIND_STRING)
@@ -511,7 +521,7 @@ static void initlayout(GlMap *h, const GlType *mt) {
 
 GlMap *makemap(G *g, const GlType *mt, int64_t hint) {
 	(void)g;
-	GlMap *h = mallocgc(sizeof(GlMap), NULL, true); /* TODO(gc): hmap type */
+	GlMap *h = mallocgc(sizeof(GlMap), &gltype_hmap, true);
 	initlayout(h, mt);
 	h->hash0 = newseed();
 	/* As Go: a hint that is negative or would need more than the address
@@ -784,7 +794,7 @@ INLINE void storekey(G *g, GlMap *h, uint8_t *k, const void *key, uintptr_t koff
 	if (fk != FK_GENERIC) {
 		memcpy(k, key, ksize(h, fk));
 	} else if (h->keyflags & indirectKey) {
-		void *p = mallocgc(h->key->size, h->key, false);
+		void *p = mallocgc(h->key->size, h->key, true); /* zeroed: a scan may see it before the copy */
 		key = stackptr(g, key, koff);
 		memmove(p, key, h->key->size);
 		*(void **)k = p;

@@ -45,7 +45,7 @@
  * mheap.lock (persistentalloc has its own lock below it). */
 uint8_t *newAllocBits(uint32_t nelems) {
 	uint64_t n = ((uint64_t)nelems + 63) / 64 * 8;
-	return persistentalloc(n, 8, &memstats.gc_sys);
+	return persistentalloc(n);
 }
 
 /* allocCache := the complement of the 64 alloc bits from slot whichBit (a

@@ -299,7 +299,7 @@ void mheap_freeSpan(mspan *s) {
 }
 
 void mheap_init(void) {
-	fixalloc_init(&mheap_.spanalloc, sizeof(mspan), &memstats.gc_sys);
+	fixalloc_init(&mheap_.spanalloc, sizeof(mspan));
 	/* the index: address space only, backed page by page as arenas appear */
 	mheap_.arenas = sys_mmap(NULL, arenaIndexBytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);

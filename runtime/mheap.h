@@ -6,7 +6,7 @@
  * the essay on its own mechanism:
  *
  *	mem_linux.c   memory from the kernel: reserve, map, return
- *	mfixalloc.c   persistentalloc and fixalloc, for the heap's own metadata
+ *	mfixalloc.c   fixalloc, for the heap's own metadata (over mpersistent.c)
  *	mheap.c       arenas, the address -> span index, the page allocator
  *	mcentral.c    the spans of one span class, shared by all Ps
  *	mcache.c      each P's spans, one per span class, used without a lock
@@ -137,12 +137,10 @@ typedef struct fixalloc {
 	uintptr_t chunk;   /* bump pointer into the current chunk */
 	uint64_t nchunk;   /* bytes left in it */
 	uint64_t inuse;    /* bytes handed out and not freed */
-	uint64_t *stat;
 } fixalloc;
-void fixalloc_init(fixalloc *f, uint64_t size, uint64_t *stat);
+void fixalloc_init(fixalloc *f, uint64_t size);
 void *fixalloc_alloc(fixalloc *f);
 void fixalloc_free(fixalloc *f, void *p);
-void *persistentalloc(uint64_t size, uint64_t align, uint64_t *stat); /* takes its own lock */
 
 /* The spans of one span class that no mcache holds (Go's mcentral).
  * partial: spans with a free slot; full: spans without.  Go 1.19 keeps

@@ -59,6 +59,14 @@
 
 /* ---- run-time types ---- */
 
+/* A panic record: the panic value's data word (its type word is a static
+ * descriptor) and the earlier panic. */
+GL_RTTYPE(gltype_panic, GlPanic, "runtime._panic", GL_PTRWORD(GlPanic, link) | GL_PTRWORD(GlPanic, arg.data));
+
+/* A defer record: the closure to call and the next record.  frame is a
+ * stack address (the deferring function's data frame), not a heap one. */
+GL_RTTYPE(gltype_defer, GlDefer, "runtime._defer", GL_PTRWORD(GlDefer, link) | GL_PTRWORD(GlDefer, fn));
+
 static const uint8_t ptrmask1[] = {1};
 static const uint8_t ptrmask2[] = {3};
 
@@ -202,7 +210,7 @@ GL_NOINLINE __attribute__((section("glpanic"))) void gopanic(G *g, GlEface e) {
 	if (GL_UNLIKELY(g != g->m->curg))
 		panicsystemstack(e);
 	RT_STACKCHECK(g, PANICSTACK, GL_FIXPARAM(g, e.data));
-	GlPanic *p = mallocgc(sizeof(GlPanic), NULL, true);
+	GlPanic *p = mallocgc(sizeof(GlPanic), &gltype_panic, true);
 	p->arg = e;
 	p->link = g->_panic;
 	g->_panic = p;
@@ -234,7 +242,7 @@ GL_NOINLINE __attribute__((section("glpanic"))) void gopanic(G *g, GlEface e) {
 /* defer fn() in the function whose data frame is frame. */
 void gl_deferproc(G *g, GlFrame *frame, GlFunc *fn) {
 	uintptr_t frameoff = stackoff(g, frame), fnoff = stackoff(g, fn);
-	GlDefer *d = mallocgc(sizeof(GlDefer), NULL, true); /* may move the stack, one day */
+	GlDefer *d = mallocgc(sizeof(GlDefer), &gltype_defer, true); /* may move the stack, one day */
 	d->frame = stackptr(g, frame, frameoff);
 	d->fn = stackptr(g, fn, fnoff);
 	d->link = g->_defer;
@@ -321,7 +329,7 @@ void gl_deferredrecover(G *g, uintptr_t off) { (void)recoverat(g, off); }
  * panic raised by one of them and recovered further out does not stop
  * Goexit: the frames it would return to are never resumed. */
 void gl_goexit(G *g) {
-	GlPanic *p = mallocgc(sizeof(GlPanic), NULL, true);
+	GlPanic *p = mallocgc(sizeof(GlPanic), &gltype_panic, true);
 	p->goexit = true;
 	p->link = g->_panic;
 	g->_panic = p;
@@ -339,7 +347,7 @@ void gl_goexit(G *g) {
 /* panic(runtime.Error(msg)); msg lives as long as the panic (static or
  * heap). */
 void gl_panicstring(G *g, const char *msg) {
-	GlString *s = mallocgc(sizeof(GlString), NULL, true);
+	GlString *s = mallocgc(sizeof(GlString), &gltype_rtstring, true);
 	s->ptr = (const uint8_t *)msg;
 	s->len = (int64_t)strlen(msg);
 	gopanic(g, (GlEface){&gltype_rterror, s});
@@ -475,7 +483,7 @@ void gl_panicassert(G *g, const GlType *have, const GlType *want, const GlType *
 		if (eqstring(have->str, want->str))
 			w = appendstr(w, " (types from different scopes)");
 	}
-	GlString *e = mallocgc(sizeof(GlString), NULL, true);
+	GlString *e = mallocgc(sizeof(GlString), &gltype_rtstring, true);
 	e->ptr = (const uint8_t *)msg;
 	e->len = w - msg;
 	gopanic(g, (GlEface){&gltype_ptrtypeassertionerror, e});
@@ -509,7 +517,7 @@ static GL_NOINLINE void preprintpanics(G *g) {
 			continue;
 		RT_STACKCHECK(g, 0, );
 		GlString s = ((GlString(*)(G *, void *))m->ifn)(g, p->arg.data);
-		GlString *box = mallocgc(sizeof(GlString), NULL, true);
+		GlString *box = mallocgc(sizeof(GlString), &gltype_rtstring, true);
 		*box = s;
 		p->arg = (GlEface){&gltype_rtstring, box};
 	}

@@ -211,7 +211,7 @@ static void allgadd(G *gp) {
 	lock(&allglock);
 	if (allglen == allgcap) {
 		int64_t ncap = allgcap ? 2 * allgcap : 64;
-		G **n = mallocgc((uint64_t)ncap * sizeof(G *), NULL, true);
+		G **n = persistentalloc((uint64_t)ncap * sizeof(G *)); /* the old array stays valid: readers take no lock */
 		if (allglen)
 			memcpy(n, allgs, (size_t)allglen * sizeof(G *));
 		__atomic_store_n(&allgs, n, __ATOMIC_RELEASE);
@@ -648,7 +648,7 @@ static P *procresize(int32_t nprocs) {
 	int32_t old = gomaxprocs;
 	if (nprocs > allpcap) {
 		int32_t ncap = nprocs;
-		P **n = mallocgc((uint64_t)ncap * sizeof(P *), NULL, true);
+		P **n = persistentalloc((uint64_t)ncap * sizeof(P *));
 		if (allpcap)
 			memcpy(n, allp, (size_t)allpcap * sizeof(P *));
 		__atomic_store_n(&allp, n, __ATOMIC_RELEASE);
@@ -656,7 +656,7 @@ static P *procresize(int32_t nprocs) {
 	}
 	for (int32_t i = old; i < nprocs; i++) {
 		if (allp[i] == NULL)
-			allp[i] = mallocgc(sizeof(P), NULL, true);
+			allp[i] = persistentalloc(sizeof(P));
 		pinit(allp[i], i);
 	}
 	M *mp = getm();
@@ -823,12 +823,12 @@ typedef struct newmArgs {
 
 static void newm_m(void *arg) {
 	newmArgs *a = arg;
-	M *mp = mallocgc(sizeof(M), NULL, true);
+	M *mp = persistentalloc(sizeof(M));
 	mp->id = a->id;
 	mp->mstartfn = a->fn;
 	mp->nextp = a->pp;
 	mcommoninit(mp);
-	G *g0p = mallocgc(sizeof(G), NULL, true);
+	G *g0p = persistentalloc(sizeof(G));
 	g0p->m = mp;
 	g0p->atomicstatus = Grunning;
 	mp->g0 = g0p;
@@ -1840,7 +1840,7 @@ G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
 	uint16_t *selorder = NULL;
 	int64_t selordercap = 0;
 	if (newg == NULL) {
-		newg = mallocgc(sizeof(G), NULL, true);
+		newg = persistentalloc(sizeof(G));
 		newg->atomicstatus = Gdead;
 		allgadd(newg);
 	} else {

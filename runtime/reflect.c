@@ -10,7 +10,7 @@
  * that generated code itself calls on the goroutine stack (mallocgc,
  * mapiterinit, mapaccess2, getitab, the equal functions) (DESIGN.md S7).
  */
-#include "gl.h"
+#include "rt.h"
 
 /* Channels arrive with the scheduler issue; until chan.c defines these,
  * reflect's Len and Cap of a channel see 0. */
@@ -103,4 +103,14 @@ void reflect_setIface(G *g, const GlType *it, GlIface *p, const GlType *t, void 
 	const GlItab *tab = t ? getitab(it, t, true) : NULL;
 	p->tab = tab;
 	p->data = tab ? word : NULL;
+}
+
+/* Value.Call: the code glc emitted for the func type t (GlType.call)
+ * calls f with the arguments and results behind the pointers in a and r
+ * (heap objects).  That code's frame holds the callee's stack arguments,
+ * so it runs with GL_REFLECTCALL_STACK bytes free above the guard, which
+ * glc checks its frame fits in; the callee then finds the whole band. */
+void reflect_call(G *g, const GlType *t, GlFunc *f, void *const *a, void *const *r, void *s) {
+	RT_STACKCHECK(g, GL_REFLECTCALL_STACK, GL_FIXPARAM(g, f)); /* f may be a closure in a frame */
+	((void (*)(G *, GlFunc *, void *const *, void *const *, void *))t->call)(g, f, a, r, s);
 }

@@ -390,7 +390,7 @@ struct timer {
 	int64_t period; /* > 0: fire every period */
 	/* called without locks, on g0 of the M that runs the timer;
 	 * it must not block */
-	void (*f)(void *arg, uintptr_t seq, int64_t delta);
+	void (*f)(void *arg, uintptr_t seq, int64_t when); /* when: the time it was due */
 	void *arg;
 	uintptr_t seq;
 };
@@ -419,6 +419,8 @@ typedef struct mstats {
 	 * are taken back when it gives it up (mcache.c), so the fast path
 	 * counts nothing; readmemstats subtracts what the mcaches hold */
 	uint64_t smallAllocCount[numSizeClasses];
+	uint64_t other_sys;         /* runtime metadata outside the heap: G, M, P,
+				     * itabs, the heap's own records (persistentalloc), bigzero (OtherSys) */
 	/* stackforcemove only: the least distance from stack.lo of anything
 	 * written to a stack (fresh blocks are filled with a pattern, looked
 	 * at when the block is retired): what was left of the reserve band */
@@ -452,6 +454,31 @@ void sysHugePage(void *p, uint64_t n);
 void sysUnused(void *p, uint64_t n);
 void readmemstats(uint64_t *totalalloc, uint64_t *nmalloc);
 void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse);
+
+/* mgc.c: the collector's roots */
+void gcscanglobals(void (*f)(uintptr_t *slot, void *arg), void *arg);
+void gcscanruntime(void (*f)(uintptr_t *slot, void *arg), void *arg);
+void semtablescan(void (*f)(uintptr_t *slot, void *arg), void *arg); /* sema.c */
+void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg); /* time.c */
+
+/* mpersistent.c: runtime metadata that lives as long as the process */
+void *persistentalloc(uint64_t size);
+
+/* The runtime's own type descriptors, for its objects on the collected
+ * heap.  GL_RTTYPE(name, T, "runtime.T", mask) defines a GlType for struct
+ * T whose pointer bitmap is mask, an OR of GL_PTRWORD(T, field) for every
+ * field the collector must follow (a heap pointer, or a word that may be
+ * one).  Built from offsetof, so the bitmap follows the struct as it
+ * changes; at most 64 words of pointers. */
+#define GL_PTRWORD(T, f) ((uint64_t)1 << (offsetof(T, f) / sizeof(void *)))
+#define GL_RTTYPE(name, T, strlit, mask)                                             \
+	static const uint8_t name##_gc[8] = {                                          \
+		(uint8_t)(mask), (uint8_t)((mask) >> 8), (uint8_t)((mask) >> 16), (uint8_t)((mask) >> 24), \
+		(uint8_t)((mask) >> 32), (uint8_t)((mask) >> 40), (uint8_t)((mask) >> 48), (uint8_t)((mask) >> 56)}; \
+	const GlType name = {.size = sizeof(T), .ptrdata = (64 - __builtin_clzll(mask)) * sizeof(void *), \
+			     .kind = GL_KIND_STRUCT, .align = 8, .gcdata = name##_gc,               \
+			     .str = {(const uint8_t *)strlit, sizeof strlit - 1}}
+extern const GlType gltype_ptrword; /* one pointer: arrays of n of them */
 
 /* panic.c */
 extern const GlType gltype_rtstring; /* the runtime's string type */

@@ -30,6 +30,13 @@ typedef struct semaRoot {
 enum { semTabSize = 251 }; /* a prime, not to correlate with user patterns */
 static semaRoot semtable[semTabSize];
 
+/* The collector's roots in semtable: the sudogs queued on each root
+ * (heap objects; the rest of a queue hangs off its head). */
+void semtablescan(void (*f)(uintptr_t *slot, void *arg), void *arg) {
+	for (int i = 0; i < semTabSize; i++)
+		f((uintptr_t *)&semtable[i].head, arg);
+}
+
 static inline semaRoot *semroot(uint32_t *addr) {
 	return &semtable[((uintptr_t)addr >> 3) % semTabSize];
 }

@@ -25,7 +25,7 @@ static G gsignal0;
 enum { signalStackSize = 64 * 1024 };
 
 void minitSignalStack(M *mp) {
-	G *gs = mp == &m0 ? &gsignal0 : mallocgc(sizeof(G), NULL, true);
+	G *gs = mp == &m0 ? &gsignal0 : persistentalloc(sizeof(G));
 	void *p = sysAlloc(signalStackSize, NULL);
 	gs->stack = (GlStack){(uintptr_t)p, (uintptr_t)p + signalStackSize};
 	gs->stackguard0 = gs->stack.lo + GL_STACK_GUARD;
@@ -163,8 +163,9 @@ static void dumpregs(const greg_t *r) {
 	}
 }
 
-static void sigquit(int sig, siginfo_t *info, void *ctx) {
-	(void)sig;
+/* SIGQUIT and SIGTRAP kill the program as Go's do: name, the pc, every
+ * goroutine's traceback (GOTRACEBACK's level), the registers, exit 2. */
+static void sigdie(const char *name, siginfo_t *info, void *ctx) {
 	greg_t *r = ((ucontext_t *)ctx)->uc_mcontext.gregs;
 	G *g = tls_g;
 	if (g == NULL) /* a thread that is not an M */
@@ -182,7 +183,8 @@ static void sigquit(int sig, siginfo_t *info, void *ctx) {
 	gotraceback(&level, &all, &crash);
 	int64_t deadline = nanotime() + 200 * 1000 * 1000;
 	printlock();
-	prints("SIGQUIT: quit\nPC=");
+	prints(name);
+	prints("\nPC=");
 	printhex((uint64_t)r[REG_RIP]);
 	prints(" m=");
 	printint(mp->id);
@@ -203,6 +205,17 @@ static void sigquit(int sig, siginfo_t *info, void *ctx) {
 	sys_exit(2);
 }
 
+static void sigquit(int sig, siginfo_t *info, void *ctx) {
+	(void)sig;
+	sigdie("SIGQUIT: quit", info, ctx);
+}
+
+/* runtime.Breakpoint's int3 */
+static void sigtrap(int sig, siginfo_t *info, void *ctx) {
+	(void)sig;
+	sigdie("SIGTRAP: trace trap", info, ctx);
+}
+
 static void installsig(int sig, void (*h)(int, siginfo_t *, void *), int flags) {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -219,6 +232,7 @@ void initsig(void) {
 	 * (read, write, futex) restarts it rather than failing it with EINTR */
 	installsig(SIGURG, sigurg, SA_RESTART);
 	installsig(SIGQUIT, sigquit, 0);
+	installsig(SIGTRAP, sigtrap, 0);
 	preemptinit();
 	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {

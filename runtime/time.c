@@ -68,6 +68,11 @@ static void siftdownTimer(timer **h, int32_t n, int32_t i) {
 	t->idx = i;
 }
 
+/* A timer is a heap object: arg is a G (outside the heap), a channel
+ * (time.Timer's) or a closure (AfterFunc's), which the timer alone may
+ * keep alive.  pp is a P, outside the heap. */
+GL_RTTYPE(gltype_timer, timer, "runtime.timer", GL_PTRWORD(timer, arg));
+
 static void updateTimer0When(P *pp) {
 	__atomic_store_n(&pp->timer0When, pp->ntimers > 0 ? pp->timers[0]->when : 0, __ATOMIC_RELEASE);
 }
@@ -76,7 +81,7 @@ static void updateTimer0When(P *pp) {
 static void doaddtimer(P *pp, timer *t) {
 	if (pp->ntimers == pp->timerscap) {
 		int32_t ncap = pp->timerscap ? 2 * pp->timerscap : 16;
-		timer **n = mallocgc((uint64_t)ncap * sizeof(timer *), NULL, true);
+		timer **n = mallocgc((uint64_t)ncap * sizeof(timer *), &gltype_ptrword, true);
 		if (pp->ntimers)
 			memcpy(n, pp->timers, (size_t)pp->ntimers * sizeof(timer *));
 		pp->timers = n;
@@ -178,7 +183,8 @@ static int64_t runtimer(P *pp, int64_t now) {
 	void (*f)(void *, uintptr_t, int64_t) = t->f;
 	void *arg = t->arg;
 	uintptr_t seq = t->seq;
-	int64_t delta = now - t->when;
+	int64_t when = t->when;
+	int64_t delta = now - when;
 	if (t->period > 0) {
 		/* leave it in the heap, at its next time */
 		t->when += t->period * (1 + delta / t->period);
@@ -190,7 +196,7 @@ static int64_t runtimer(P *pp, int64_t now) {
 		dodeltimer(pp, 0);
 	}
 	unlock(&pp->timersLock);
-	f(arg, seq, delta);
+	f(arg, seq, when);
 	lock(&pp->timersLock);
 	return 0;
 }
@@ -256,9 +262,9 @@ int64_t timeSleepUntil(void) {
 /* ---- time.Sleep ---- */
 
 /* The timer of a sleeping goroutine fired. */
-static void goroutineReady(void *arg, uintptr_t seq, int64_t delta) {
+static void goroutineReady(void *arg, uintptr_t seq, int64_t when) {
 	(void)seq;
-	(void)delta;
+	(void)when;
 	goready(arg);
 }
 
@@ -276,7 +282,7 @@ void timeSleep(int64_t ns) {
 	G *gp = getg();
 	timer *t = gp->timer;
 	if (t == NULL) {
-		t = mallocgc(sizeof(timer), NULL, true);
+		t = mallocgc(sizeof(timer), &gltype_timer, true);
 		t->idx = -1;
 		gp->timer = t;
 	}
@@ -314,6 +320,11 @@ typedef struct glTime {
 static int64_t timeStartNano;
 static void *timeLocal;
 
+/* The collector's roots among time.c's variables: time.Local. */
+void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg) {
+	f((uintptr_t *)&timeLocal, arg);
+}
+
 void time_runtimeInit(G *g, int64_t startNano, void *local) {
 	(void)g;
 	timeStartNano = startNano;
@@ -340,12 +351,19 @@ static glTime maketime(int64_t wall, int64_t mono) {
 	return (glTime){1ull << 63 | (uint64_t)sec << nsecShift | (uint64_t)nsec, mono - timeStartNano, timeLocal};
 }
 
-/* A timer's channel gets the time it fired, if there is room: the
- * channel has a buffer of 1 and nobody may be receiving (Go's sendTime). */
-static void sendTime(void *c, uintptr_t seq, int64_t delta) {
+/* A timer's channel gets the time it was due, if there is room: the
+ * channel has a buffer of 1 and nobody may be receiving (Go's sendTime).
+ * Go 1.23 sends Now().Add(-delta), delta being how late runtimer found
+ * the timer; its monotonic reading is when plus however long this M took
+ * between reading the clock and sending (a loaded machine can deschedule
+ * it for tens of milliseconds, and then two late timers of two Ps send
+ * values out of the order of their times).  The monotonic reading here
+ * is when itself; the wall reading is the wall clock moved back by as
+ * long ago as when was. */
+static void sendTime(void *c, uintptr_t seq, int64_t when) {
 	(void)seq;
-	/* the time it should have fired, as Go's Now().Add(-delta) */
-	glTime v = maketime(walltime() - delta, nanotime() - delta);
+	int64_t late = nanotime() - when;
+	glTime v = maketime(walltime() - late, when);
 	selectnbsend(c, &v);
 }
 
@@ -355,9 +373,9 @@ static void goFuncStart(G *g, void *arg) {
 	((void (*)(G *, GlFunc *))fn->fn)(g, fn);
 }
 
-static void goFunc(void *arg, uintptr_t seq, int64_t delta) {
+static void goFunc(void *arg, uintptr_t seq, int64_t when) {
 	(void)seq;
-	(void)delta;
+	(void)when;
 	newproc(goFuncStart, arg);
 }
 
@@ -365,7 +383,7 @@ static void goFunc(void *arg, uintptr_t seq, int64_t delta) {
  * is not nil, else f's (AfterFunc); started at once. */
 void *time_newTimer(G *g, GlChan *c, GlFunc *f, int64_t when, int64_t period) {
 	(void)g;
-	timer *t = mallocgc(sizeof(timer), NULL, true);
+	timer *t = mallocgc(sizeof(timer), &gltype_timer, true);
 	t->idx = -1;
 	t->when = when;
 	t->period = period;

@@ -39,6 +39,7 @@ truncate_panic() {
 		done { next }
 		/^\[signal / { next }
 		/^runtime: sp=/ { next }
+		/^PC=0x[0-9a-f]+ m=[0-9]+ sigcode=-?[0-9]+$/ { next }
 		{ if (held) print ""; held = 0 }
 		/^$/ { held = 1; next }
 		{ print }

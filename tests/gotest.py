@@ -28,7 +28,7 @@ import concurrent.futures, difflib, os, re, resource, shutil, subprocess, sys, t
 here = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, here)
-from run import cut  # the same truncation of panic tracebacks as the run tests
+from run import cut, warmcache  # the same truncation of panic tracebacks as the run tests; the stdlib cache
 
 DIRS = ["ken", "chan", "interface", "."]
 LISTFILE = os.path.join("testdata", "gotest-expected-failures")
@@ -285,6 +285,7 @@ def main():
         cfg = dict(testdir=testdir, tmp=tmp, go=go, glc=glc,
                    build_timeout=float(os.environ.get("GOTEST_BUILD_TIMEOUT", "120")),
                    run_timeout=float(os.environ.get("GOTEST_RUN_TIMEOUT", "30")))
+        warmcache(glc, tmp)
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
             for r in ex.map(lambda p: one(p, cfg), progs):
                 results.append(r)

@@ -124,7 +124,10 @@ def main():
         print("FAIL " + p)
     print("preemptentry: %d programs, %d gl functions (%d frame links found), %d problems" %
           (len(sys.argv) - 1, n, linked, len(probs)))
-    if linked < n // 4:
+    # Most functions have no data frame (no pointers, no aggregates), so
+    # the share found is small (17% of the standard library); none, or
+    # almost none, means the pattern no longer matches the code.
+    if linked < max(1, n // 100):
         print("FAIL preemptentry: found the frame link in only %d of %d functions: the check has lost its pattern" %
               (linked, n))
         sys.exit(1)

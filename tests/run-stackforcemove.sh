@@ -4,9 +4,9 @@
 # any address into a stack that glc or the runtime failed to update faults
 # at once.  Each move maps, copies and poisons (about 30 us of system time),
 # so the concurrency programs take seconds where they take milliseconds
-# normally: their limit is 120 s here (60 s otherwise) unless
+# normally: their limit is 600 s here (60 s otherwise) unless
 # GLTEST_TIMEOUT says.
 GLDEBUG=stackforcemove=1
-GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-120}
+GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600}
 export GLDEBUG GLTEST_TIMEOUT
 exec "$(dirname "$0")/run.py" "$@"

@@ -57,6 +57,10 @@ LIMIT = min(GUARD - WRAPPER, RTCALL or GUARD)
 # LIMIT).  The runtime's frames above it come on top, so such a call fits
 # only if the runtime checks (grows) the stack first.
 GLCODE, GLENTRY = "<gl code>", GUARD - WRAPPER
+# GlType.call (reflect's Value.Call): a thunk glc lets use REFLECTCALL
+# bytes (stackcheck.c), then the gl function it calls.
+REFLECTCODE = "<reflect call code>"
+REFLECTCALL = (define(STACKCHECK, "REFLECTCALL") or 4032) + GLENTRY
 
 # The stack switches of asm_amd64.S: what they leave on the goroutine stack
 # (the register block and the return address, rt.h SAVEDREGS_SIZE) before
@@ -169,6 +173,7 @@ def indirect(frame, caller, where, sources, protos):
         gl_*equal / gl_*hash (glc's algof in emit.c and the runtime's own
         descriptors put nothing else there);
       fn->fn(...), m->ifn(...): a closure or a method: generated code;
+      t->call)(...): a func type's call code (reflect_call): generated code;
       p(...), p a function-pointer parameter of the caller: the functions
         the callers of the caller pass for it, found in runtime/*.c.
     Returns the targets and how they were found; None for anything else
@@ -179,6 +184,8 @@ def indirect(frame, caller, where, sources, protos):
             return [p for p in protos if re.match(pat, p)], "gl.h's " + pat[:-1].replace(r"\w+", "*")
     if re.search(r"->i?fn\)\s*\(", text):
         return [GLCODE], "generated code"
+    if re.search(r"->call\)\s*\(", text):
+        return [REFLECTCODE], "generated code (GlType.call)"
     fp, fn = re.match(r"(\w+)\s*\(", text), name(caller).split(".")[0]
     d = fp and re.search(r"^\w[\w \*]*\b%s(\([^;{]*\))\s*\{" % fn, sources, re.M)
     idx = [i for i, a in enumerate(args_of(sources, d.start(1)) if d else [])
@@ -276,7 +283,7 @@ def main():
                     problems[n, "an indirect call with unknown targets at %s: %s" % (
                         where, line_at(where).strip())] = n
             for u in ts or []:
-                if u not in frame and u not in SWITCH and u not in LIBC and u != GLCODE:
+                if u not in frame and u not in SWITCH and u not in LIBC and u not in (GLCODE, REFLECTCODE):
                     problems[u, "%s is not in runtime/*.c (libc? asm this test does not know?): "
                              "run it on g0 (systemstack)" % u] = u
                 succ[n].append(u)
@@ -308,7 +315,7 @@ def main():
         """The most bytes used from the call of n on, and the chain; for a
         function that checks its stack, up to its check."""
         if n not in frame:
-            b = SWITCH.get(n) or LIBC.get(n) or (GLENTRY if n == GLCODE else 0)
+            b = SWITCH.get(n) or LIBC.get(n) or {GLCODE: GLENTRY, REFLECTCODE: REFLECTCALL}.get(n, 0)
             return b, [(n, b)]
         if n not in memo:
             best, path = ((REDZONE, [("red zone", REDZONE)]) if not succ[n] else (0, [])), path | {n}

@@ -1595,25 +1595,38 @@ unwind:
 static const GlFuncInfo goexiter__info __attribute__((used)) = {
 	"main.goexiter", "core_test.gl", 420, sizeof(struct goexiter__frame), NULL, 0, (void (*)(void))t_goexiter};
 
+/* Yield until *state reaches want, for at most 10 s: the other goroutine
+ * may be run by another M, and under stackforcemove on a loaded machine
+ * ten yields were not always enough (a time limit, not a count). */
+static void yielduntil(volatile int *state, int want) {
+	for (int64_t end = nanotime() + 10000000000; *state < want && nanotime() < end;)
+		gosched();
+}
+
+/* Yield until gp has exited, for at most 10 s. */
+static void waitdead(G *gp) {
+	for (int64_t end = nanotime() + 10000000000;
+	     __atomic_load_n(&gp->atomicstatus, __ATOMIC_ACQUIRE) != Gdead && nanotime() < end;)
+		gosched();
+}
+
 static void test_park(G *g) {
 	parkstate = 0;
 	G *p = newproc(t_parker, NULL);
-	for (int i = 0; i < 10 && parkstate < 1; i++)
-		gosched();
+	yielduntil(&parkstate, 1);
 	CHECK(parkstate == 1 && parked == p && p->atomicstatus == Gwaiting && p->waitreason == waitReasonChanReceive,
 	      "gopark: parked");
 	gosched();
 	gosched();
 	CHECKEQ(parkstate, 1, "gopark: stays parked");
 	goready(p);
-	for (int i = 0; i < 10 && parkstate < 3; i++)
-		gosched();
+	yielduntil(&parkstate, 3);
 	CHECKEQ(parkstate, 3, "goready: resumed and ran to the end");
+	waitdead(p); /* it set parkstate just before returning */
 	CHECK(p->atomicstatus == Gdead, "parker exited");
 	goexitstate = 0;
 	G *x = newproc(t_goexiter, NULL);
-	for (int i = 0; i < 10 && x->atomicstatus != Gdead; i++)
-		gosched();
+	waitdead(x);
 	CHECKEQ(goexitstate, 2, "Goexit ran the deferred call and ended the goroutine");
 	CHECK(x->atomicstatus == Gdead, "Goexit: goroutine dead");
 	CHECK(getg() == g, "main goroutine continues");

@@ -69,6 +69,15 @@ uint32_t fastrand(void) {
 	return (uint32_t)((rngstate * 0x2545f4914f6cdd1dull) >> 32);
 }
 
+/* bigzero's memory (map.c): from the C heap here.  memstats is rt.h's
+ * mstats (not included here: its declarations would clash with the stubs);
+ * map.c only counts bytes into it, so room enough is all it needs. */
+uint64_t memstats[64];
+void *sysAlloc(uint64_t n, uint64_t *stat) {
+	(void)stat;
+	return calloc(1, n);
+}
+
 G *getg(void) { return &theG; }
 __thread G *tls_g __attribute__((tls_model("initial-exec"))) = &theG;
 
@@ -230,8 +239,19 @@ static const GlType t_colkey = {
 	.equal = gl_memequal, .hashfn = colhash,
 };
 
-#define MAPTYPE(name, k, e) \
-	static const GlType name = {.size = 8, .ptrdata = 8, .kind = GL_KIND_MAP, .align = 8, .str = S("map"), .key = k, .elem = e}
+/* A map type's bucket layout is glc's to emit (GlType.bucket); here each
+ * map type gets one at start-up, sized as glc sizes it (8 tophash bytes,
+ * 8 keys, 8 elems, the overflow word; a key or elem over 128 bytes is a
+ * pointer), which makemap checks against its own. */
+static uint64_t bucketsize(const GlType *k, const GlType *e) {
+	uint64_t ks = k->size > 128 ? 8 : k->size, es = e->size > 128 ? 8 : e->size;
+	return 8 + 8 * (ks + es) + 8;
+}
+#define MAPTYPE(name, k, e)                                                                          \
+	static GlType name##_bucket = {.kind = GL_KIND_STRUCT, .align = 8, .str = S("bucket")};       \
+	static const GlType name = {.size = 8, .ptrdata = 8, .kind = GL_KIND_MAP, .align = 8, .str = S("map"), \
+				    .key = k, .elem = e, .bucket = &name##_bucket};                \
+	__attribute__((constructor)) static void name##_init(void) { name##_bucket.size = bucketsize(k, e); }
 MAPTYPE(m_int_int, &t_int64, &t_int64);
 MAPTYPE(m_i32_int, &t_int32, &t_int64);
 MAPTYPE(m_str_int, &t_string, &t_int64);
