@@ -57,6 +57,46 @@ static mcache nopcache;
 void mallocinit(void) {
 	mheap_init();
 	mcache_init(&nopcache);
+	gcinit();
+}
+
+/* The collector's start (world stopped, on g0): every P's mcache and the
+ * no-P cache give their spans back.  noplock stays held until
+ * mcache_unlockNop, so that an M without a P (in a system call, sysmon)
+ * cannot allocate while the heap is marked and swept. */
+void mcache_flushAll(void) {
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		mcache_releaseAll(&allp[i]->mcache);
+	lock(&noplock);
+	mcache_releaseAll(&nopcache);
+}
+
+void mcache_unlockNop(void) {
+	unlock(&noplock);
+}
+
+/* ---- starting a collection from an allocation ---- */
+
+static inline __attribute__((always_inline)) void *mallocgc1(uint64_t size, const GlType *typ, bool needzero);
+
+/* The pacer asked for a cycle (gcwanted) and an allocation's slow path
+ * has just finished: start it if this is a safe point (gcStart checks).
+ * x, the new object, is in this frame: the collector finds it there (the
+ * innermost frames are scanned word by word) and it survives. */
+static GL_NOINLINE void *mallocgcstart(void *x) {
+	void *volatile keep = x;
+	gcStart(false);
+	return keep;
+}
+
+/* GLDEBUG=gcstress=N: a cycle after every N-th allocation. */
+static int64_t stresscount;
+
+static GL_NOINLINE void *mallocstress(uint64_t size, const GlType *typ, bool needzero) {
+	void *volatile x = mallocgc1(size, typ, needzero);
+	if (__atomic_add_fetch(&stresscount, 1, __ATOMIC_RELAXED) % gl_debug.gcstress == 0)
+		gcStart(false);
+	return x;
 }
 
 /* ---- the slow paths, on g0 ---- */
@@ -93,6 +133,8 @@ static GL_NOINLINE void *mallocslow(uint64_t size, const GlType *typ, bool nosca
 				    spanClass spc) {
 	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .needzero = needzero, .c = c, .spc = spc};
 	systemstack(mallocslow_m, &a);
+	if (GL_UNLIKELY(__atomic_load_n(&gcwanted, __ATOMIC_RELAXED)))
+		return mallocgcstart((void *)a.x);
 	return (void *)a.x;
 }
 
@@ -156,6 +198,7 @@ static void largeAlloc_m(void *arg) {
 	s->limit = s->startAddr + a->size;
 	__atomic_fetch_add(&memstats.heap_large, npages * pageSize, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&memstats.nlargealloc, 1, __ATOMIC_RELAXED);
+	gcnoteAlloc(npages * pageSize);
 	initObject(s->startAddr, s, a->size, a->typ, a->noscan, a->needzero);
 	a->x = s->startAddr;
 }
@@ -168,12 +211,14 @@ static GL_NOINLINE void *largeAlloc(uint64_t size, const GlType *typ, bool nosca
 		gl_throw("out of memory: allocation size out of range");
 	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .needzero = needzero};
 	systemstack(largeAlloc_m, &a);
+	if (GL_UNLIKELY(__atomic_load_n(&gcwanted, __ATOMIC_RELAXED)))
+		return mallocgcstart((void *)a.x);
 	return (void *)a.x;
 }
 
 /* ---- the interface ---- */
 
-void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
+static inline __attribute__((always_inline)) void *mallocgc1(uint64_t size, const GlType *typ, bool needzero) {
 	if (GL_UNLIKELY(size == 0))
 		return &zerobase;
 	bool noscan = typ == NULL || typ->ptrdata == 0;
@@ -209,6 +254,12 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 		return (void *)x;
 	}
 	return heapBitsSlow(x, s, size, typ);
+}
+
+void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
+	if (GL_UNLIKELY(gl_debug.gcstress > 0))
+		return mallocstress(size, typ, needzero);
+	return mallocgc1(size, typ, needzero);
 }
 
 void *newobject(const GlType *typ) {

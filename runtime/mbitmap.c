@@ -41,11 +41,18 @@
  */
 #include "rt.h"
 
-/* Bits for nelems slots, all clear, padded to 64-bit words.  Under
- * mheap.lock (persistentalloc has its own lock below it). */
+/* Bits for nelems slots, all clear, padded to 64-bit words.  Every
+ * bitmap has the size of the largest (gcBitsBytes), so that the spans the
+ * sweeper frees give theirs to the next span whatever its class (Go
+ * keeps them in gcBits arenas, renewed each cycle).  Under mheap.lock. */
 uint8_t *newAllocBits(uint32_t nelems) {
-	uint64_t n = ((uint64_t)nelems + 63) / 64 * 8;
-	return persistentalloc(n);
+	if ((nelems + 63) / 64 * 8 > gcBitsBytes)
+		gl_throw("newAllocBits: too many slots");
+	return fixalloc_alloc(&mheap_.bitsalloc); /* zeroed */
+}
+
+void freeAllocBits(uint8_t *b) {
+	fixalloc_free(&mheap_.bitsalloc, b);
 }
 
 /* allocCache := the complement of the 64 alloc bits from slot whichBit (a

@@ -51,6 +51,7 @@ void mcache_refill(mcache *c, spanClass spc) {
 	__atomic_fetch_add(&memstats.smallAllocCount[spanClass_sizeclass(spc)], s->nelems - s->allocCount,
 			   __ATOMIC_RELAXED);
 	c->alloc[spc] = s;
+	gcnoteAlloc((uint64_t)(s->nelems - s->allocCount) * s->elemsize);
 }
 
 /* The next free slot of class spc, refilling as needed (Go's
@@ -78,6 +79,8 @@ void mcache_releaseAll(mcache *c) {
 			continue;
 		__atomic_fetch_sub(&memstats.smallAllocCount[spanClass_sizeclass((spanClass)i)],
 				   s->nelems - s->allocCount, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&memstats.heap_live, (uint64_t)(s->nelems - s->allocCount) * s->elemsize,
+				   __ATOMIC_RELAXED);
 		mcentral_uncacheSpan(&mheap_.central[i].mcentral, s);
 		c->alloc[i] = &emptymspan;
 	}

@@ -158,7 +158,10 @@ static uintptr_t reserveArenas(uint64_t n) {
 	} else
 		mheap_.arenaHint = a + n;
 	for (uintptr_t q = a; q < a + n; q += heapArenaBytes) {
+		if (mheap_.nallArenas == maxArenas)
+			gl_throw("out of memory: too many arenas");
 		heapArena *ha = sysAlloc(sizeof(heapArena), &memstats.gc_sys);
+		mheap_.allArenas[mheap_.nallArenas++] = q;
 		__atomic_store_n(&mheap_.arenas[q >> logHeapArenaBytes], ha, __ATOMIC_RELEASE);
 	}
 	return a;
@@ -243,6 +246,13 @@ static mspan *allocPagesLocked(uintptr_t npages) {
 	}
 }
 
+/* Clear the pointer bits of npages pages from base (whole bitmap bytes:
+ * a page is 1024 words, 128 bytes of bits). */
+static void clearPageBits(uintptr_t base, uintptr_t npages) {
+	for (uintptr_t p = base; p < base + npages * pageSize; p += pageSize)
+		memset(&arenaOf(p)->bitmap[(p & (heapArenaBytes - 1)) >> 6], 0, pageSize / 64);
+}
+
 /* Make s an in-use span of class spc (Go's initSpan). */
 static void initSpan(mspan *s, spanClass spc) {
 	uint8_t sc = spanClass_sizeclass(spc);
@@ -276,6 +286,14 @@ static void initSpan(mspan *s, spanClass spc) {
 mspan *mheap_alloc(uintptr_t npages, spanClass spc) {
 	lock(&mheap_.lock);
 	mspan *s = allocPagesLocked(npages);
+	if (s->needzero && spanClass_sizeclass(spc) != 0) {
+		/* reused pages of a small-object span: cleared once here, so
+		 * that mallocgc's fast path never meets needzero (a large
+		 * object is cleared by mallocgc, only as far as asked) */
+		memset((void *)s->startAddr, 0, npages * pageSize);
+		s->needzero = false;
+		clearPageBits(s->startAddr, npages);
+	}
 	initSpan(s, spc);
 	setSpans(s->startAddr, npages, s); /* published: findObject may see it */
 	setPageInUse(s, true);
@@ -284,8 +302,8 @@ mspan *mheap_alloc(uintptr_t npages, spanClass spc) {
 	return s;
 }
 
-/* Give the pages of an in-use span back to the heap (the sweeper's and
- * the tests'; nothing frees in this stage).  On g0. */
+/* Give the pages of an in-use span back to the heap (the sweeper's).
+ * On g0. */
 void mheap_freeSpan(mspan *s) {
 	lock(&mheap_.lock);
 	if (s->state != mSpanInUse)
@@ -293,13 +311,16 @@ void mheap_freeSpan(mspan *s) {
 	setPageInUse(s, false);
 	__atomic_fetch_sub(&memstats.heap_inuse, s->npages * pageSize, __ATOMIC_RELAXED);
 	s->needzero = true;
-	s->allocBits = s->gcmarkBits = NULL; /* persistent for now: gcBits arenas come with the sweeper */
+	freeAllocBits(s->allocBits);
+	freeAllocBits(s->gcmarkBits);
+	s->allocBits = s->gcmarkBits = NULL;
 	freeSpanLocked(s);
 	unlock(&mheap_.lock);
 }
 
 void mheap_init(void) {
 	fixalloc_init(&mheap_.spanalloc, sizeof(mspan));
+	fixalloc_init(&mheap_.bitsalloc, gcBitsBytes);
 	/* the index: address space only, backed page by page as arenas appear */
 	mheap_.arenas = sys_mmap(NULL, arenaIndexBytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);

@@ -35,6 +35,10 @@ enum {
 	arenaL2Bits = heapAddrBits - logHeapArenaBytes, /* a flat index of 4 M entries */
 	heapGrowChunk = 4 << 20,    /* the heap maps memory in steps of this (two huge pages) */
 	numSpanClasses = numSizeClasses * 2,
+	maxArenas = 4096,           /* 256 GiB of heap */
+	/* an alloc or mark bitmap: one bit per slot, padded to 64-bit words;
+	 * the most slots a span has is pageSize / 8 (class 1, one page) */
+	gcBitsBytes = pageSize / 8 / 8,
 };
 
 /* A span class: size class << 1 | noscan.  Class 0 is a large object (a
@@ -161,7 +165,12 @@ typedef struct mheap {
 	uintptr_t arenaHint;   /* where the next arena reservation is tried */
 	uintptr_t curArenaBase, curArenaEnd; /* reserved, not yet mapped */
 	fixalloc spanalloc;
+	fixalloc bitsalloc;    /* alloc and mark bitmaps, gcBitsBytes each */
 	uint32_t sweepgen;     /* the collector's */
+	/* the base of every arena, in the order they were reserved: the
+	 * sweeper walks their pageInUse bits (Go's allArenas) */
+	uint32_t nallArenas;
+	uintptr_t allArenas[maxArenas];
 	struct {
 		mcentral mcentral;
 		uint8_t pad[64 - sizeof(mcentral) % 64];
@@ -197,6 +206,7 @@ uint64_t mcache_unusedObjects(mcache *c, uint64_t *bytes); /* cached, not yet al
 
 /* mbitmap.c */
 uint8_t *newAllocBits(uint32_t nelems); /* zero bits, under mheap.lock */
+void freeAllocBits(uint8_t *b);         /* under mheap.lock */
 void refillAllocCache(mspan *s, uint32_t whichBit);
 uint32_t nextFreeIndex(mspan *s);
 bool mspan_isFree(mspan *s, uint32_t index);

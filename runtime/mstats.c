@@ -1,8 +1,8 @@
 /*
  * mstats.c — runtime.ReadMemStats (Go's runtime/mstats.go), from what
  * the allocator (malloc.c, mcache.c, mheap.c) and the stacks (stack.c)
- * count.  Until the collector exists nothing is freed: Alloc and HeapAlloc
- * are TotalAlloc, HeapObjects is Mallocs.
+ * count, and the collector's figures (mgc.c): Alloc and HeapAlloc are
+ * TotalAlloc less what the sweeper freed, HeapObjects Mallocs less Frees.
  */
 #include "rt.h"
 
@@ -20,11 +20,22 @@ void runtime_readMemStats(G *g, MemStats *m) {
 	uint64_t totalalloc, nmalloc, inuse;
 	readheapstats(&totalalloc, &nmalloc, &inuse);
 	memset(m, 0, sizeof *m);
+	uint64_t nfree = memstats.nlargefree, freed = memstats.largefreed;
+	for (int i = 1; i < numSizeClasses; i++) {
+		nfree += memstats.nfree[i];
+		freed += memstats.nfree[i] * class_to_size[i];
+	}
 	m->TotalAlloc = totalalloc;
-	m->Alloc = totalalloc;
-	m->HeapAlloc = totalalloc;
+	m->Alloc = totalalloc - freed;
+	m->HeapAlloc = m->Alloc;
 	m->Mallocs = nmalloc;
-	m->HeapObjects = nmalloc;
+	m->Frees = nfree;
+	m->HeapObjects = nmalloc - nfree;
+	m->NextGC = gcstats.nextGC;
+	m->LastGC = gcstats.lastGC;
+	m->PauseTotalNs = gcstats.pauseTotalNs;
+	m->NumGC = gcstats.numgc;
+	m->NumForcedGC = gcstats.numforcedgc;
 	m->HeapSys = __atomic_load_n(&memstats.heap_sys, __ATOMIC_RELAXED);
 	m->HeapInuse = inuse;
 	m->HeapIdle = m->HeapSys > inuse ? m->HeapSys - inuse : 0;

@@ -2008,6 +2008,17 @@ void stopTheWorld(const char *reason) {
 	systemstack(stopTheWorldWithSema, NULL);
 }
 
+/* stopTheWorld if no other stop is under way or waiting; false if one
+ * is (the caller must not park). */
+bool trystopTheWorld(const char *reason) {
+	(void)reason;
+	if (!semtryacquire(&worldsema))
+		return false;
+	getg()->m->locks++;
+	systemstack(stopTheWorldWithSema, NULL);
+	return true;
+}
+
 static void startTheWorldWithSema(void *arg) {
 	(void)arg;
 	lock(&sched.lock);

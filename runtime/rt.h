@@ -419,6 +419,15 @@ typedef struct mstats {
 	 * are taken back when it gives it up (mcache.c), so the fast path
 	 * counts nothing; readmemstats subtracts what the mcaches hold */
 	uint64_t smallAllocCount[numSizeClasses];
+	/* what the sweeper freed (mgcsweep.c, world stopped): small objects
+	 * of each class, large objects and their bytes */
+	uint64_t nfree[numSizeClasses];
+	uint64_t nlargefree, largefreed;
+	/* bytes in objects reachable at the last collection plus bytes handed
+	 * to mcaches and large objects since (Go's heapLive; an overestimate
+	 * by the free slots the mcaches hold): the pacer compares it with
+	 * gc_trigger */
+	uint64_t heap_live;
 	uint64_t other_sys;         /* runtime metadata outside the heap: G, M, P,
 				     * itabs, the heap's own records (persistentalloc), bigzero (OtherSys) */
 	/* stackforcemove only: the least distance from stack.lo of anything
@@ -460,6 +469,32 @@ void gcscanglobals(void (*f)(uintptr_t *slot, void *arg), void *arg);
 void gcscanruntime(void (*f)(uintptr_t *slot, void *arg), void *arg);
 void semtablescan(void (*f)(uintptr_t *slot, void *arg), void *arg); /* sema.c */
 void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg); /* time.c */
+
+/* mgc.c, mgcmark.c, mgcsweep.c: the collector */
+typedef struct gcstats_t {
+	/* the cycle in progress or the last one */
+	uint64_t markedObjects, markedBytes, scannedBytes, stacks, spans;
+	uint64_t freedObjects, freedBytes, liveBytes;
+	/* all cycles */
+	uint32_t numgc, numforcedgc;
+	uint64_t pauseTotalNs, lastGC, pauseNs[256]; /* pauseNs: a ring, as MemStats.PauseNs */
+	uint64_t nextGC, trigger;
+} gcstats_t;
+extern gcstats_t gcstats;
+extern int32_t gl_gcpercent;
+extern bool gcwanted; /* the pacer asks for a cycle: the next safe allocation starts it */
+void gcinit(void);
+void gcStart(bool forced);
+void gcMarkRoots(void);
+void gcDrain(void);
+bool gcIsMarked(uintptr_t p);
+void gcSweepAll(void);
+void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
+void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */
+void mcache_flushAll(void);   /* malloc.c */
+void mcache_unlockNop(void);
+bool trystopTheWorld(const char *reason); /* proc.c: false if another is under way */
+bool semtryacquire(uint32_t *addr);       /* sema.c */
 
 /* mpersistent.c: runtime metadata that lives as long as the process */
 void *persistentalloc(uint64_t size);
@@ -562,6 +597,9 @@ typedef struct gl_debugvars {
 	int32_t madvdontneed;
 	int32_t tracebackancestors;
 	int32_t adaptivestackstart;
+	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
+	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */
+	int32_t gccheckmark;     /* mark twice and compare (mgc.c) */
 	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
 				  * (GLDEBUG=preemptpacing=fixed|adaptive) */
 } gl_debugvars;
