@@ -517,13 +517,24 @@ static void walkstmts(Esc *e, Vec *v) {
 		walkstmt(e, v->v[i]);
 }
 
+/* m[k] = v (or op=, ++, --) stores k in the map: a heap object, which
+ * may never hold a stack address, so what k holds escapes. */
+static void mapkeystore(Esc *e, Node *l) {
+	while (l->kind == N_PAREN)
+		l = l->a;
+	if (l->kind == N_INDEX && l->a->type && under(l->a->type)->kind == T_MAP)
+		escape(e, l->b);
+}
+
 static void walkassign(Esc *e, Vec *lhs, Vec *rhs) {
 	for (int i = 0; i < rhs->n; i++)
 		walkexpr(e, rhs->v[i]);
 	for (int i = 0; i < lhs->n; i++) {
 		Node *l = lhs->v[i];
-		if (l->kind != N_IDENT)
+		if (l->kind != N_IDENT) {
 			walkexpr(e, l);
+			mapkeystore(e, l);
+		}
 	}
 	if (lhs->n == rhs->n) {
 		for (int i = 0; i < lhs->n; i++) {
@@ -555,12 +566,14 @@ static void walkstmt(Esc *e, Node *n) {
 		if (n->kind == N_ASSIGN && n->op) {
 			walkexpr(e, n->list.v[0]);
 			walkexpr(e, n->list2.v[0]);
+			mapkeystore(e, n->list.v[0]);
 			return;
 		}
 		walkassign(e, &n->list, &n->list2);
 		return;
 	case N_INCDEC:
 		walkexpr(e, n->a);
+		mapkeystore(e, n->a);
 		return;
 	case N_SEND:
 		walkexpr(e, n->a);
