@@ -77,26 +77,17 @@ void mcache_unlockNop(void) {
 
 /* ---- starting a collection from an allocation ---- */
 
-static inline __attribute__((always_inline)) void *mallocgc1(uint64_t size, const GlType *typ, bool needzero);
 
-/* The pacer asked for a cycle (gcwanted) and an allocation's slow path
- * has just finished: start it if this is a safe point (gcStart checks).
- * x, the new object, is in this frame: the collector finds it there (the
- * innermost frames are scanned word by word) and it survives. */
-static GL_NOINLINE void *mallocgcstart(void *x) {
-	void *volatile keep = x;
-	gcStart(false);
-	return keep;
-}
-
-/* GLDEBUG=gcstress=N: a cycle after every N-th allocation. */
+/* GLDEBUG=gcstress=N: a cycle after every N-th allocation.  With it on,
+ * every allocation takes a slow path (mallocslow or largeAlloc), which
+ * counts: no extra frame on the way (tests/stackusage.py). */
 static int64_t stresscount;
 
-static GL_NOINLINE void *mallocstress(uint64_t size, const GlType *typ, bool needzero) {
-	void *volatile x = mallocgc1(size, typ, needzero);
-	if (__atomic_add_fetch(&stresscount, 1, __ATOMIC_RELAXED) % gl_debug.gcstress == 0)
-		gcStart(false);
-	return x;
+static inline bool wantcycle(void) {
+	if (GL_UNLIKELY(gl_debug.gcstress > 0) &&
+	    __atomic_add_fetch(&stresscount, 1, __ATOMIC_RELAXED) % gl_debug.gcstress == 0)
+		return true;
+	return __atomic_load_n(&gcwanted, __ATOMIC_RELAXED);
 }
 
 /* ---- the slow paths, on g0 ---- */
@@ -133,8 +124,11 @@ static GL_NOINLINE void *mallocslow(uint64_t size, const GlType *typ, bool nosca
 				    spanClass spc) {
 	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .needzero = needzero, .c = c, .spc = spc};
 	systemstack(mallocslow_m, &a);
-	if (GL_UNLIKELY(__atomic_load_n(&gcwanted, __ATOMIC_RELAXED)))
-		return mallocgcstart((void *)a.x);
+	/* the pacer asked for a cycle: start it here, on the way out of the
+	 * slow path (gcTrigger checks this is a safe point); the new object
+	 * is in a, in this frame, which the collector scans word by word */
+	if (GL_UNLIKELY(wantcycle()))
+		gcTrigger();
 	return (void *)a.x;
 }
 
@@ -211,14 +205,14 @@ static GL_NOINLINE void *largeAlloc(uint64_t size, const GlType *typ, bool nosca
 		gl_throw("out of memory: allocation size out of range");
 	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .needzero = needzero};
 	systemstack(largeAlloc_m, &a);
-	if (GL_UNLIKELY(__atomic_load_n(&gcwanted, __ATOMIC_RELAXED)))
-		return mallocgcstart((void *)a.x);
+	if (GL_UNLIKELY(wantcycle()))
+		gcTrigger(); /* as in mallocslow */
 	return (void *)a.x;
 }
 
 /* ---- the interface ---- */
 
-static inline __attribute__((always_inline)) void *mallocgc1(uint64_t size, const GlType *typ, bool needzero) {
+void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 	if (GL_UNLIKELY(size == 0))
 		return &zerobase;
 	bool noscan = typ == NULL || typ->ptrdata == 0;
@@ -230,7 +224,7 @@ static inline __attribute__((always_inline)) void *mallocgc1(uint64_t size, cons
 	mcache *c = &pp->mcache;
 	spanClass spc = makeSpanClass(size_to_class(size), noscan);
 	mspan *s = c->alloc[spc];
-	uintptr_t x = nextFreeFast(s);
+	uintptr_t x = GL_LIKELY(gl_debug.gcstress == 0) ? nextFreeFast(s) : 0;
 	/* every call from here is a tail call: the fast path keeps nothing
 	 * across a call, so its frame stays a few words (S7) */
 	if (GL_UNLIKELY(x == 0))
@@ -254,12 +248,6 @@ static inline __attribute__((always_inline)) void *mallocgc1(uint64_t size, cons
 		return (void *)x;
 	}
 	return heapBitsSlow(x, s, size, typ);
-}
-
-void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
-	if (GL_UNLIKELY(gl_debug.gcstress > 0))
-		return mallocstress(size, typ, needzero);
-	return mallocgc1(size, typ, needzero);
 }
 
 void *newobject(const GlType *typ) {

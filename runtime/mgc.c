@@ -307,27 +307,50 @@ static void gc_m(void *arg) {
 		gctrace(t0, tmark, tend, before);
 }
 
-/* Run a cycle.  forced (runtime.GC): wait for any other stop-the-world.
- * Otherwise (the pacer or gcstress, from an allocation) only where it is
- * safe — on a goroutine's own stack, no runtime lock held — and only if
- * no other stop-the-world is under way: the allocation must not park,
- * since the runtime C that called mallocgc may hold pointers into its
- * stack, which could move meanwhile. */
-void gcStart(bool forced) {
-	G *gp = getg();
-	M *mp = gp->m;
-	if (!forced) {
-		if (gp != mp->curg || mp->p == NULL || !canpreemptm(mp) || !trystopTheWorld("GC"))
-			return;
-	} else
-		stopTheWorld("GC (forced)");
+/* A cycle started by the pacer or gcstress, on g0: only if no other
+ * stop-the-world is under way (the allocation must not park: the runtime
+ * C that called mallocgc may hold pointers into its stack, which could
+ * move meanwhile).  All of it on g0, where the calls that wake the
+ * goroutines waiting for the world have room. */
+static void gcStartTry_m(void *arg) {
+	(void)arg;
+	if (gl_printlocked() || !trystopTheWorld_m()) /* not in the middle of a print statement */
+		return;
+	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
+	bool forced = false;
+	gc_m(&forced);
+	startTheWorld_m();
+}
+
+/* On g0, for gcTrigger: whether the allocation that asked was made on
+ * the goroutine's own stack (here, an address in its frame, lies in
+ * curg's stack; not on g0 or the signal stack) with no runtime lock held
+ * and outside a print statement; then a cycle. */
+static void gcTrigger_m(void *here) {
+	M *mp = getm();
+	G *gp = mp->curg;
+	if (gp == NULL || (uintptr_t)here < gp->stack.lo || (uintptr_t)here >= gp->stack.hi)
+		return;
+	if (mp->p == NULL || mp->locks != 0 || mp->dying != 0)
+		return;
+	gcStartTry_m(NULL);
+}
+
+/* A cycle asked for by the pacer or gcstress, from an allocation: only
+ * at a safe point, on a goroutine's own stack with no runtime lock held.
+ * All of it runs on g0 (the stack band of mallocgc's callers has no room
+ * for the scheduler's calls). */
+void gcTrigger(void) {
+	char here;
+	systemstack(gcTrigger_m, &here);
+}
+
+/* runtime.GC(): a cycle now, after any other stop-the-world. */
+void runtime_GC(G *g) {
+	(void)g;
+	bool forced = true;
+	stopTheWorld("GC (forced)");
 	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
 	systemstack(gc_m, &forced);
 	startTheWorld();
-}
-
-/* runtime.GC(). */
-void runtime_GC(G *g) {
-	(void)g;
-	gcStart(true);
 }

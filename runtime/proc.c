@@ -2008,17 +2008,6 @@ void stopTheWorld(const char *reason) {
 	systemstack(stopTheWorldWithSema, NULL);
 }
 
-/* stopTheWorld if no other stop is under way or waiting; false if one
- * is (the caller must not park). */
-bool trystopTheWorld(const char *reason) {
-	(void)reason;
-	if (!semtryacquire(&worldsema))
-		return false;
-	getg()->m->locks++;
-	systemstack(stopTheWorldWithSema, NULL);
-	return true;
-}
-
 static void startTheWorldWithSema(void *arg) {
 	(void)arg;
 	lock(&sched.lock);
@@ -2046,6 +2035,24 @@ void startTheWorld(void) {
 	systemstack(startTheWorldWithSema, NULL);
 	G *gp = getg();
 	gp->m->locks--;
+	semrelease1(&worldsema, false);
+}
+
+/* stopTheWorld and startTheWorld for code already on g0 that must not
+ * park (the collector started from an allocation, mgc.c): the stop is
+ * made only if no other is under way or waiting (false otherwise).  The
+ * M's locks count keeps its goroutine from being preempted meanwhile. */
+bool trystopTheWorld_m(void) {
+	if (!semtryacquire(&worldsema))
+		return false;
+	getm()->locks++;
+	stopTheWorldWithSema(NULL);
+	return true;
+}
+
+void startTheWorld_m(void) {
+	startTheWorldWithSema(NULL);
+	getm()->locks--;
 	semrelease1(&worldsema, false);
 }
 

@@ -484,7 +484,7 @@ extern gcstats_t gcstats;
 extern int32_t gl_gcpercent;
 extern bool gcwanted; /* the pacer asks for a cycle: the next safe allocation starts it */
 void gcinit(void);
-void gcStart(bool forced);
+void gcTrigger(void); /* from an allocation: a cycle if this is a safe point */
 void gcMarkRoots(void);
 void gcDrain(void);
 bool gcIsMarked(uintptr_t p);
@@ -493,7 +493,8 @@ void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservativ
 void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */
 void mcache_flushAll(void);   /* malloc.c */
 void mcache_unlockNop(void);
-bool trystopTheWorld(const char *reason); /* proc.c: false if another is under way */
+bool trystopTheWorld_m(void); /* proc.c, on g0: false if another stop is under way */
+void startTheWorld_m(void);
 bool semtryacquire(uint32_t *addr);       /* sema.c */
 
 /* mpersistent.c: runtime metadata that lives as long as the process */
