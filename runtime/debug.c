@@ -22,8 +22,11 @@ static const struct dbgvar {
 } dbgvars[] = {
 	{"adaptivestackstart", &gl_debug.adaptivestackstart},
 	{"asyncpreemptoff", &gl_debug.asyncpreemptoff},
+	{"clobberfree", &gl_debug.clobberfree},
 	{"efence", &gl_debug.efence},
+	{"gccheckmark", &gl_debug.gccheckmark},
 	{"gcshrinkstackoff", &gl_debug.gcshrinkstackoff},
+	{"gcstress", &gl_debug.gcstress},
 	{"gctrace", &gl_debug.gctrace},
 	{"invalidptr", &gl_debug.invalidptr},
 	{"madvdontneed", &gl_debug.madvdontneed},

@@ -1,13 +1,37 @@
 /*
- * mgc.c — runtime.GC (Go's runtime/mgc.go).  gl has no collector yet (a
- * later issue brings Go's concurrent mark-sweep, which will shrink stacks
- * as it scans them, goroutine by goroutine).  Until then runtime.GC does
- * the part of a collection that concerns stacks: with the world stopped,
- * every goroutine using less than a quarter of its stack gets it halved
- * (stack.c, shrinkstack), so a goroutine that once recursed deep does not
- * keep its large stack forever; then the stacks of dead goroutines and the
- * stack memory no goroutine uses go back to the OS (stack.c,
- * stackfreeunused).  Nothing is freed on the heap.
+ * mgc.c — the garbage collector's driver (Go's mgc.go): when a cycle
+ * starts, its phases, the pacer, runtime.GC; and the collector's roots.
+ *
+ * A cycle, with the world stopped from start to end (Go's collector runs
+ * its mark phase concurrently with the program; that comes with the
+ * write barrier, issue 13):
+ *
+ *   1. stop the world (every P parked at a safe point, proc.c);
+ *   2. every mcache gives its spans back to the mcentrals, so that
+ *      sweeping sees every span in a list and no P allocates from one;
+ *   3. mark (mgcmark.c): grey the objects the roots point to, then scan
+ *      grey objects until none is left;
+ *   4. sweep (mgcsweep.c): free every unmarked object;
+ *   5. set the next goal, shrink the stacks as runtime.GC always has,
+ *      start the world.
+ *
+ * When: the pacer counts heap handed out since the last cycle (heap_live,
+ * updated on g0 when an mcache takes a span or a large object is made)
+ * and asks for a cycle once it reaches the goal, Go's GOGC rule:
+ *
+ *	goal = live heap after the last cycle × (1 + GLGC/100), at least 4 MiB
+ *
+ * The request (gcwanted) is taken up by the next allocation that is made
+ * at a safe point: on a goroutine's own stack, with no runtime lock held
+ * (mallocgc's slow paths, on their way out).  runtime C keeps no sole
+ * reference to a heap object in a C local across an allocation unless
+ * that frame lies in the allocating goroutine's innermost frames, which
+ * are scanned word by word (the rule below).
+ *
+ * Stress modes (GLDEBUG): gcstress=N collects at every N-th allocation;
+ * clobberfree=1 fills freed objects with 0xdb; gccheckmark=1 checks after
+ * marking that no marked object points to an unmarked one; gctrace=1
+ * prints a line per cycle in Go's format.
  */
 #include "rt.h"
 
@@ -150,8 +174,99 @@ int64_t runtime_scanGlobalsForTest(G *g, const GlSlice *objs, uintptr_t size) {
 	return n;
 }
 
-static void gcshrink_m(void *arg) {
-	(void)arg;
+/* ---- the cycle ---- */
+
+bool gcwanted;
+static int64_t gcstartnano; /* the first cycle's clock, for gctrace's @ */
+static bool forcedlast;     /* the last cycle was runtime.GC's */
+
+enum { minHeapGoal = 4 << 20 };
+
+void gcinit(void) {
+	gcstartnano = nanotime();
+	gcstats.nextGC = minHeapGoal;
+	gcstats.trigger = minHeapGoal;
+}
+
+/* On g0, under a lock or not: count bytes of new heap; ask for a cycle
+ * once the goal is reached. */
+void gcnoteAlloc(uint64_t bytes) {
+	uint64_t live = __atomic_add_fetch(&memstats.heap_live, bytes, __ATOMIC_RELAXED);
+	if (live >= __atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED) && gl_gcpercent >= 0)
+		__atomic_store_n(&gcwanted, true, __ATOMIC_RELAXED);
+}
+
+/* gccheckmark: every pointer word of every marked object points to a
+ * marked object or outside the heap; a miss is a bug in the roots or
+ * the pointer bits, found before the sweeper frees what is still used. */
+static void checkmarks(void) {
+	for (uint32_t a = 0; a < mheap_.nallArenas; a++) {
+		heapArena *ha = arenaOf(mheap_.allArenas[a]);
+		for (uint32_t pg = 0; pg < pagesPerArena; pg++) {
+			mspan *s = ha->spans[pg];
+			if (s == NULL || s->state != mSpanInUse || s->startAddr != mheap_.allArenas[a] + (uintptr_t)pg * pageSize ||
+			    spanClass_noscan(s->spanclass))
+				continue;
+			for (uint32_t i = 0; i < s->nelems; i++) {
+				if (!(s->gcmarkBits[i / 8] >> (i % 8) & 1))
+					continue;
+				uintptr_t x = s->startAddr + (uintptr_t)i * s->elemsize;
+				uintptr_t end = s->nelems == 1 ? s->limit : x + s->elemsize;
+				for (uintptr_t w = x; w < end; w += 8) {
+					uintptr_t p = *(uintptr_t *)w;
+					if (!heapBitsIsPointer(w) || findObject(p, NULL, NULL) == 0 || gcIsMarked(findObject(p, NULL, NULL)))
+						continue;
+					prints("runtime: marked object ");
+					printhex(x);
+					prints(" points at unmarked ");
+					printhex(p);
+					printnl();
+					gl_throw("gccheckmark: a reachable object was not marked");
+				}
+			}
+		}
+	}
+}
+
+/* v with three decimals (print.c's floats are println's %e). */
+static void printmilli(int64_t v1000) {
+	printint(v1000 / 1000);
+	prints(".");
+	int64_t f = v1000 % 1000;
+	if (f < 100)
+		prints(f < 10 ? "00" : "0");
+	printint(f);
+}
+
+/* Go's gctrace line, the world stopped for the whole cycle, so the
+ * clock has one pause (sweep termination 0, mark, sweep):
+ * "gc N @T s: 0+MARK+SWEEP ms clock, BEFORE->AFTER->MARKED MB, GOAL MB goal, NP P". */
+static void gctrace(int64_t t0, int64_t tmark, int64_t tend, uint64_t before) {
+	prints("gc ");
+	printuint(gcstats.numgc);
+	prints(" @");
+	printmilli((t0 - gcstartnano) / 1000000);
+	prints("s: 0+");
+	printmilli((tmark - t0) / 1000);
+	prints("+");
+	printmilli((tend - tmark) / 1000);
+	prints(" ms clock, ");
+	printuint(before >> 20);
+	prints("->");
+	printuint(gcstats.liveBytes >> 20);
+	prints("->");
+	printuint(gcstats.markedBytes >> 20);
+	prints(" MB, ");
+	printuint(gcstats.nextGC >> 20);
+	prints(" MB goal, ");
+	printint(gomaxprocs);
+	prints(" P");
+	if (forcedlast)
+		prints(" (forced)");
+	printnl();
+}
+
+static void gcshrink(void) {
 	shrinkstacks();
 	gfreestacks();
 	for (int32_t i = 0; i < gomaxprocs; i++)
@@ -159,10 +274,83 @@ static void gcshrink_m(void *arg) {
 	stackfreeunused();
 }
 
-/* runtime.GC(). */
+/* The cycle itself, on g0 with the world stopped (Go's gcStart,
+ * gcMarkTermination and gcSweep in one pause). */
+static void gc_m(void *arg) {
+	bool forced = *(bool *)arg;
+	int64_t t0 = nanotime();
+	uint64_t before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
+	mcache_flushAll(); /* takes the no-P cache's lock, kept to the end */
+	gcstats.markedObjects = gcstats.markedBytes = gcstats.scannedBytes = 0;
+	gcstats.stacks = gcstats.spans = gcstats.freedObjects = gcstats.freedBytes = gcstats.liveBytes = 0;
+	gcMarkRoots();
+	gcDrain();
+	if (gl_debug.gccheckmark)
+		checkmarks();
+	int64_t tmark = nanotime();
+	gcSweepAll();
+	mcache_unlockNop();
+	__atomic_store_n(&memstats.heap_live, gcstats.liveBytes, __ATOMIC_RELAXED);
+	uint64_t goal = gcstats.liveBytes + gcstats.liveBytes / 100 * (uint64_t)(gl_gcpercent < 0 ? 0 : gl_gcpercent);
+	if (goal < minHeapGoal)
+		goal = minHeapGoal;
+	gcstats.nextGC = gcstats.trigger = goal;
+	gcshrink(); /* stack.c heeds gcshrinkstackoff */
+	int64_t tend = nanotime();
+	gcstats.numgc++;
+	gcstats.numforcedgc += forced;
+	forcedlast = forced;
+	gcstats.pauseNs[gcstats.numgc % 256] = (uint64_t)(tend - t0);
+	gcstats.pauseTotalNs += (uint64_t)(tend - t0);
+	gcstats.lastGC = (uint64_t)walltime();
+	if (gl_debug.gctrace)
+		gctrace(t0, tmark, tend, before);
+}
+
+/* A cycle started by the pacer or gcstress, on g0: only if no other
+ * stop-the-world is under way (the allocation must not park: the runtime
+ * C that called mallocgc may hold pointers into its stack, which could
+ * move meanwhile).  All of it on g0, where the calls that wake the
+ * goroutines waiting for the world have room. */
+static void gcStartTry_m(void *arg) {
+	(void)arg;
+	if (gl_printlocked() || !trystopTheWorld_m()) /* not in the middle of a print statement */
+		return;
+	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
+	bool forced = false;
+	gc_m(&forced);
+	startTheWorld_m();
+}
+
+/* On g0, for gcTrigger: whether the allocation that asked was made on
+ * the goroutine's own stack (here, an address in its frame, lies in
+ * curg's stack; not on g0 or the signal stack) with no runtime lock held
+ * and outside a print statement; then a cycle. */
+static void gcTrigger_m(void *here) {
+	M *mp = getm();
+	G *gp = mp->curg;
+	if (gp == NULL || (uintptr_t)here < gp->stack.lo || (uintptr_t)here >= gp->stack.hi)
+		return;
+	if (mp->p == NULL || mp->locks != 0 || mp->dying != 0)
+		return;
+	gcStartTry_m(NULL);
+}
+
+/* A cycle asked for by the pacer or gcstress, from an allocation: only
+ * at a safe point, on a goroutine's own stack with no runtime lock held.
+ * All of it runs on g0 (the stack band of mallocgc's callers has no room
+ * for the scheduler's calls). */
+void gcTrigger(void) {
+	char here;
+	systemstack(gcTrigger_m, &here);
+}
+
+/* runtime.GC(): a cycle now, after any other stop-the-world. */
 void runtime_GC(G *g) {
 	(void)g;
+	bool forced = true;
 	stopTheWorld("GC (forced)");
-	systemstack(gcshrink_m, NULL);
+	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
+	systemstack(gc_m, &forced);
 	startTheWorld();
 }

@@ -1,7 +1,8 @@
 /*
  * mstats.c — runtime.ReadMemStats (Go's runtime/mstats.go), from what
- * the allocator (malloc.c) and the stacks (stack.c) count.  Until the
- * collector exists nothing is freed: Alloc is TotalAlloc.
+ * the allocator (malloc.c, mcache.c, mheap.c) and the stacks (stack.c)
+ * count, and the collector's figures (mgc.c): Alloc and HeapAlloc are
+ * TotalAlloc less what the sweeper freed, HeapObjects Mallocs less Frees.
  */
 #include "rt.h"
 
@@ -16,18 +17,33 @@ typedef struct MemStats {
 
 void runtime_readMemStats(G *g, MemStats *m) {
 	(void)g;
-	uint64_t totalalloc, nmalloc;
-	readmemstats(&totalalloc, &nmalloc);
+	uint64_t totalalloc, nmalloc, inuse;
+	readheapstats(&totalalloc, &nmalloc, &inuse);
 	memset(m, 0, sizeof *m);
+	uint64_t nfree = memstats.nlargefree, freed = memstats.largefreed;
+	for (int i = 1; i < numSizeClasses; i++) {
+		nfree += memstats.nfree[i];
+		freed += memstats.nfree[i] * class_to_size[i];
+	}
 	m->TotalAlloc = totalalloc;
-	m->Alloc = totalalloc;
-	m->HeapAlloc = totalalloc;
+	m->Alloc = totalalloc - freed;
+	m->HeapAlloc = m->Alloc;
 	m->Mallocs = nmalloc;
-	m->HeapObjects = nmalloc;
+	m->Frees = nfree;
+	m->HeapObjects = nmalloc - nfree;
+	m->NextGC = gcstats.nextGC;
+	m->LastGC = gcstats.lastGC;
+	m->PauseTotalNs = gcstats.pauseTotalNs;
+	m->NumGC = gcstats.numgc;
+	m->NumForcedGC = gcstats.numforcedgc;
 	m->HeapSys = __atomic_load_n(&memstats.heap_sys, __ATOMIC_RELAXED);
-	m->HeapInuse = totalalloc < m->HeapSys ? totalalloc : m->HeapSys;
+	m->HeapInuse = inuse;
+	m->HeapIdle = m->HeapSys > inuse ? m->HeapSys - inuse : 0;
 	m->StackInuse = __atomic_load_n(&memstats.stacks_inuse, __ATOMIC_RELAXED);
 	m->StackSys = __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED);
+	/* The heap's metadata (memstats.gc_sys: arena records, mspans, bits)
+	 * would be Go's GCSys and count in Sys; MemStats has no field for it
+	 * yet and runtime/metrics' classes must add up to Sys, so it waits. */
 	m->Sys = m->HeapSys + m->StackSys;
 	m->StackCopies = __atomic_load_n(&memstats.stack_copies, __ATOMIC_RELAXED);
 	m->StackBytesCopied = __atomic_load_n(&memstats.stack_bytes_copied, __ATOMIC_RELAXED);

@@ -528,25 +528,36 @@ static bool hits(const scanargs *a, uintptr_t w, uint8_t *seen) {
 	return any;
 }
 
-/* The collector's view of a suspended goroutine's stack: every data
+/* The collector's view of a stopped goroutine's stack: every data
  * frame's pointer slots (precise), and its innermost frames word by word
  * (conservative): asyncframe's if a signal stopped it, syncframe's if it
- * stopped itself. */
-static void scanstack(G *gp, const scanargs *a, uint8_t *seen) {
+ * stopped itself.  precise(slot) for the first, conservative(slot) for
+ * the second. */
+void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg) {
 	for (GlFrame *f = gp->topframe; f != NULL; f = f->prev) {
 		const GlFuncInfo *fn = f->fn;
 		for (int32_t i = 0; fn != NULL && i < fn->nslots; i++) {
 			const GlFrameSlot *s = &fn->slots[i];
-			const uintptr_t *w = (const uintptr_t *)((const uint8_t *)f + s->off);
+			uintptr_t *w = (uintptr_t *)((uint8_t *)f + s->off);
 			for (uint64_t j = 0; j < s->typ->ptrdata / 8; j++)
 				if (s->typ->gcdata[j / 8] >> (j % 8) & 1)
-					hits(a, w[j], seen);
+					precise(&w[j], arg);
 		}
 	}
 	uintptr_t lo, hi;
 	if (asyncframe(gp, &lo, &hi) || syncframe(gp, &lo, &hi))
 		for (uintptr_t p = lo; p < hi; p += 8)
-			hits(a, *(const uintptr_t *)p, seen);
+			conservative((uintptr_t *)p, arg);
+}
+
+typedef struct testscanhit {
+	const scanargs *a;
+	uint8_t *seen;
+} testscanhit;
+
+static void testscanslot(uintptr_t *slot, void *arg) {
+	testscanhit *h = arg;
+	hits(h->a, *slot, h->seen);
 }
 
 static void testscan_m(void *arg) {
@@ -564,7 +575,8 @@ static void testscan_m(void *arg) {
 		return;
 	a->how = gp->asyncSafePoint ? 2 : wasrunning ? 1 : 0;
 	uint8_t *seen = mallocgc((uint64_t)a->nobjs + 1, NULL, true);
-	scanstack(gp, a, seen);
+	testscanhit h = {a, seen};
+	gcscanstack(gp, testscanslot, testscanslot, &h);
 	for (int64_t i = 0; i < a->nobjs; i++) {
 		if (seen[i])
 			a->found++;

@@ -617,6 +617,7 @@ static void pinit(P *pp, int32_t id) {
 	pp->status = Pgcstop;
 	pp->m = NULL;
 	pp->link = NULL;
+	mcache_init(&pp->mcache);
 }
 
 /* A P that GOMAXPROCS no longer uses: its Gs go to the global queue, its
@@ -636,6 +637,7 @@ static void pdestroy(P *pp) {
 	sudogcache_flush(pp);
 	gfpurge(pp);
 	stackcache_clear(pp);
+	mcache_releaseAll(&pp->mcache); /* Go's freemcache */
 	__atomic_store_n(&pp->status, Pdead, __ATOMIC_RELEASE);
 }
 
@@ -2033,6 +2035,24 @@ void startTheWorld(void) {
 	systemstack(startTheWorldWithSema, NULL);
 	G *gp = getg();
 	gp->m->locks--;
+	semrelease1(&worldsema, false);
+}
+
+/* stopTheWorld and startTheWorld for code already on g0 that must not
+ * park (the collector started from an allocation, mgc.c): the stop is
+ * made only if no other is under way or waiting (false otherwise).  The
+ * M's locks count keeps its goroutine from being preempted meanwhile. */
+bool trystopTheWorld_m(void) {
+	if (!semtryacquire(&worldsema))
+		return false;
+	getm()->locks++;
+	stopTheWorldWithSema(NULL);
+	return true;
+}
+
+void startTheWorld_m(void) {
+	startTheWorldWithSema(NULL);
+	getm()->locks--;
 	semrelease1(&worldsema, false);
 }
 

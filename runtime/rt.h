@@ -75,13 +75,8 @@ void usleep_(uint32_t us);
 
 /* ---- M, P, sched ---- */
 
-/* The allocator's per-M state (Go keeps an mcache per P; with the
- * bump allocator there is nothing per P to keep, so it stays per M). */
-typedef struct mcache {
-	uintptr_t next, end; /* bump pointer into the current chunk */
-	uint64_t nmalloc;    /* objects allocated through this M */
-	uint64_t totalalloc; /* bytes, after rounding up to the size class */
-} mcache;
+/* the heap: mspan, mcache (one per P), mcentral, mheap */
+#include "mheap.h"
 
 typedef struct sudog sudog;
 typedef struct timer timer;
@@ -96,7 +91,6 @@ struct M {
 	int64_t id;
 	int64_t procid;  /* thread id */
 	uint64_t fastrand;
-	mcache mcache;
 	/* A nil dereference reported as a panic (gl_panicnil): what Go keeps in
 	 * g.sig/sigcode/sigpc, printed as the "[signal ...]" line. */
 	uint32_t sig;
@@ -176,6 +170,9 @@ struct P {
 	int64_t sysmonschedwhen;
 	uint32_t sysmonpreempted;  /* times sysmon asked this slice's goroutine to stop */
 	int64_t sysmonnextpreempt; /* and when it may ask again */
+	/* the allocator's spans for this P (Go's p.mcache), used without a
+	 * lock by the M holding the P: malloc.c's fast path */
+	mcache mcache;
 };
 
 typedef struct schedt {
@@ -412,10 +409,27 @@ typedef struct mstats {
 	uint64_t stack_copies;      /* copystack calls (gl: StackCopies) */
 	uint64_t stack_bytes_copied;/* used bytes moved (gl: StackBytesCopied) */
 	uint64_t stack_copy_ns;     /* time in copystack (gl: StackCopyNs) */
-	uint64_t heap_sys;          /* bytes of heap memory from the OS (HeapSys) */
-	uint64_t heap_large;        /* bytes in large objects */
+	uint64_t heap_sys;          /* bytes of heap memory mapped from the OS (HeapSys) */
+	uint64_t heap_inuse;        /* bytes in in-use spans (HeapInuse), under mheap.lock */
+	uint64_t heap_large;        /* bytes in large objects (whole pages) */
+	uint64_t nlargealloc;       /* large objects allocated */
+	uint64_t gc_sys;            /* the heap's metadata: arena index, heapArenas, spans, bits */
+	/* small objects of each size class counted as allocated: a span's
+	 * free slots are counted when an mcache takes it, and the ones left
+	 * are taken back when it gives it up (mcache.c), so the fast path
+	 * counts nothing; readmemstats subtracts what the mcaches hold */
+	uint64_t smallAllocCount[numSizeClasses];
+	/* what the sweeper freed (mgcsweep.c, world stopped): small objects
+	 * of each class, large objects and their bytes */
+	uint64_t nfree[numSizeClasses];
+	uint64_t nlargefree, largefreed;
+	/* bytes in objects reachable at the last collection plus bytes handed
+	 * to mcaches and large objects since (Go's heapLive; an overestimate
+	 * by the free slots the mcaches hold): the pacer compares it with
+	 * gc_trigger */
+	uint64_t heap_live;
 	uint64_t other_sys;         /* runtime metadata outside the heap: G, M, P,
-				     * itabs (persistentalloc), bigzero (OtherSys) */
+				     * itabs, the heap's own records (persistentalloc), bigzero (OtherSys) */
 	/* stackforcemove only: the least distance from stack.lo of anything
 	 * written to a stack (fresh blocks are filled with a pattern, looked
 	 * at when the block is retired): what was left of the reserve band */
@@ -438,18 +452,50 @@ bool stalestack(uintptr_t addr, uintptr_t *lo, uintptr_t *hi);
 bool stackguardpage(uintptr_t addr);
 void stackinit(void);
 
-/* malloc.c */
+/* malloc.c; mem_linux.c (sys*: memory from the kernel) */
 void mallocinit(void);
 void *sysAlloc(uint64_t n, uint64_t *stat);
 void sysFree(void *p, uint64_t n, uint64_t *stat);
 void *sysAllocAligned(uint64_t n, uint64_t align, uint64_t *stat);
+void *sysReserve(void *hint, uint64_t n);
+void sysMap(void *p, uint64_t n, uint64_t *stat);
+void sysHugePage(void *p, uint64_t n);
+void sysUnused(void *p, uint64_t n);
 void readmemstats(uint64_t *totalalloc, uint64_t *nmalloc);
+void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse);
 
 /* mgc.c: the collector's roots */
 void gcscanglobals(void (*f)(uintptr_t *slot, void *arg), void *arg);
 void gcscanruntime(void (*f)(uintptr_t *slot, void *arg), void *arg);
 void semtablescan(void (*f)(uintptr_t *slot, void *arg), void *arg); /* sema.c */
 void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg); /* time.c */
+
+/* mgc.c, mgcmark.c, mgcsweep.c: the collector */
+typedef struct gcstats_t {
+	/* the cycle in progress or the last one */
+	uint64_t markedObjects, markedBytes, scannedBytes, stacks, spans;
+	uint64_t freedObjects, freedBytes, liveBytes;
+	/* all cycles */
+	uint32_t numgc, numforcedgc;
+	uint64_t pauseTotalNs, lastGC, pauseNs[256]; /* pauseNs: a ring, as MemStats.PauseNs */
+	uint64_t nextGC, trigger;
+} gcstats_t;
+extern gcstats_t gcstats;
+extern int32_t gl_gcpercent;
+extern bool gcwanted; /* the pacer asks for a cycle: the next safe allocation starts it */
+void gcinit(void);
+void gcTrigger(void); /* from an allocation: a cycle if this is a safe point */
+void gcMarkRoots(void);
+void gcDrain(void);
+bool gcIsMarked(uintptr_t p);
+void gcSweepAll(void);
+void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
+void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */
+void mcache_flushAll(void);   /* malloc.c */
+void mcache_unlockNop(void);
+bool trystopTheWorld_m(void); /* proc.c, on g0: false if another stop is under way */
+void startTheWorld_m(void);
+bool semtryacquire(uint32_t *addr);       /* sema.c */
 
 /* mpersistent.c: runtime metadata that lives as long as the process */
 void *persistentalloc(uint64_t size);
@@ -552,6 +598,9 @@ typedef struct gl_debugvars {
 	int32_t madvdontneed;
 	int32_t tracebackancestors;
 	int32_t adaptivestackstart;
+	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
+	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */
+	int32_t gccheckmark;     /* mark twice and compare (mgc.c) */
 	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
 				  * (GLDEBUG=preemptpacing=fixed|adaptive) */
 } gl_debugvars;

@@ -51,6 +51,12 @@ static bool cansemacquire(uint32_t *addr) {
 	}
 }
 
+/* Take the semaphore if it can be had at once (the collector's start from
+ * an allocation, which must not park). */
+bool semtryacquire(uint32_t *addr) {
+	return cansemacquire(addr);
+}
+
 /* Add s to the waiters on addr: at the end, or (lifo: a waiter that was
  * woken and lost the race again) at the front. */
 static void semqueue(semaRoot *root, uint32_t *addr, sudog *s, bool lifo) {

@@ -1,0 +1,149 @@
+/*
+ * mgcmark.c — marking (Go's mgcmark.go, with the world stopped).
+ *
+ * Tri-color marking, as Go's collector: an object is white while its mark
+ * bit is clear, grey once its bit is set and it waits on the work list,
+ * black once scanned.  markroots greys what the roots point to; gcDrain
+ * takes grey objects off the list and scans them (scanobject), greying
+ * the white objects they point to, until the list is empty.  Then every
+ * object still white is unreachable, and the sweeper (mgcsweep.c) frees
+ * it.  With the world stopped there is no write barrier to keep: no
+ * goroutine runs while the graph is walked.
+ *
+ * A word is followed only if the heap's pointer bits say it holds a
+ * pointer (heapBitsSetType wrote them at allocation from the object's
+ * type; noscan spans have no pointers at all), so the heap is scanned
+ * precisely.  Roots are precise too — package variables (glc's
+ * GL_GLOBAL_ROOT records), the runtime's own fields (gcscanruntime),
+ * every data frame through its stack map — except the innermost frames
+ * of a stopped goroutine, which no map describes (preempt.c, asyncframe
+ * and syncframe): their words are taken as pointers if they point into an
+ * allocated object, which keeps that object alive (conservatively) and
+ * is harmless otherwise: the collector never moves objects.
+ *
+ * Interior pointers are common (a slice of the middle of an array, a
+ * pointer to a field): findObject maps any address inside an allocated
+ * slot to the slot.  Addresses outside the heap (stacks, globals, type
+ * descriptors, persistentalloc'd records) are ignored.
+ *
+ * The work list is a stack of object addresses in memory from the OS
+ * (sysAlloc), grown by doubling; it is never on the heap it describes.
+ */
+#include "rt.h"
+
+/* ---- the work list (Go's gcWork, one for the whole world) ---- */
+
+static struct {
+	uintptr_t *stack;
+	uint64_t n, cap;
+} work;
+
+static GL_NOINLINE void workgrow(void) {
+	uint64_t ncap = work.cap == 0 ? 4096 : work.cap * 2;
+	uintptr_t *ns = sysAlloc(ncap * sizeof(uintptr_t), &memstats.gc_sys);
+	if (work.n != 0)
+		memcpy(ns, work.stack, work.n * sizeof(uintptr_t));
+	if (work.stack != NULL)
+		sysFree(work.stack, work.cap * sizeof(uintptr_t), &memstats.gc_sys);
+	work.stack = ns;
+	work.cap = ncap;
+}
+
+static inline void workpush(uintptr_t obj) {
+	if (GL_UNLIKELY(work.n == work.cap))
+		workgrow();
+	work.stack[work.n++] = obj;
+}
+
+/* ---- greying ---- */
+
+gcstats_t gcstats;
+
+/* Shade the object p points into, if any: set its mark bit, and put it on
+ * the work list unless it has no pointers (noscan: it is black at once).
+ * p may be any word: findObject rejects what is not inside an allocated
+ * slot (Go's greyobject, reached through findObject as its shade). */
+static inline void greyobject(uintptr_t p) {
+	mspan *s;
+	uint32_t idx;
+	if (p < 4096)
+		return;
+	uintptr_t obj = findObject(p, &s, &idx);
+	if (obj == 0)
+		return;
+	uint8_t *b = &s->gcmarkBits[idx / 8], m = (uint8_t)(1 << (idx % 8));
+	if (*b & m)
+		return;
+	*b |= m;
+	gcstats.markedObjects++;
+	gcstats.markedBytes += s->elemsize;
+	if (!spanClass_noscan(s->spanclass))
+		workpush(obj);
+}
+
+/* The root callback: slot holds a pointer (precisely, or conservatively:
+ * the same test serves both). */
+static void markslot(uintptr_t *slot, void *arg) {
+	(void)arg;
+	greyobject(*slot);
+}
+
+/* Scan one grey object: every word its pointer bits mark (Go's
+ * scanobject).  A large object is scanned up to where its allocation
+ * ends (limit), a small one its whole slot: the bits past the type's
+ * ptrdata are clear. */
+static void scanobject(uintptr_t obj) {
+	mspan *s = spanOfHeap(obj);
+	uintptr_t end = spanClass_sizeclass(s->spanclass) == 0 ? s->limit : obj + s->elemsize;
+	heapArena *ha = arenaOf(obj);
+	for (uintptr_t a = obj; a < end; a += 8) {
+		uintptr_t w = (a & (heapArenaBytes - 1)) >> 3;
+		if ((w & 7) == 0 && ha->bitmap[w >> 3] == 0 && a + 64 <= end) {
+			a += 56; /* eight words without a pointer */
+			continue;
+		}
+		if (ha->bitmap[w >> 3] >> (w & 7) & 1)
+			greyobject(*(uintptr_t *)a);
+		if (((a + 8) & (heapArenaBytes - 1)) == 0)
+			ha = arenaOf(a + 8); /* a large object may cross into the next arena */
+	}
+	gcstats.scannedBytes += end - obj;
+}
+
+/* Blacken until nothing is grey (Go's gcDrain). */
+void gcDrain(void) {
+	while (work.n > 0)
+		scanobject(work.stack[--work.n]);
+}
+
+/* ---- roots ---- */
+
+/* Every goroutine's stack: each data frame's pointer slots by its stack
+ * map, and the innermost frames word by word (preempt.c). */
+static void markstacks(void) {
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	for (int64_t i = 0; i < n; i++) {
+		G *gp = allgs[i];
+		if (readgstatus(gp) == Gdead)
+			continue;
+		gcscanstack(gp, markslot, markslot, NULL);
+		gcstats.stacks++;
+	}
+}
+
+/* Grey everything the roots point to (Go's markroot, all jobs at once). */
+void gcMarkRoots(void) {
+	gcscanglobals(markslot, NULL);
+	gcscanruntime(markslot, NULL);
+	markstacks();
+}
+
+/* Whether the object at p (an allocated slot's base) is marked: for the
+ * tests and the checks. */
+bool gcIsMarked(uintptr_t p) {
+	mspan *s;
+	uint32_t idx;
+	if (findObject(p, &s, &idx) == 0)
+		return false;
+	return s->gcmarkBits[idx / 8] >> (idx % 8) & 1;
+}

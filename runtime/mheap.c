@@ -1,0 +1,332 @@
+/*
+ * mheap.c — the page heap (Go's mheap.go): arenas, the index from an
+ * address to its span, and the page allocator that hands out runs of 8 KiB
+ * pages as spans.
+ *
+ * Arenas.  The heap lives in 64 MiB arenas (heapArenaBytes), reserved
+ * whole, aligned to their size, from 0xc000000000 upwards when the kernel
+ * agrees (Go's arena hints: heap addresses are easy to recognise in a
+ * crash, and consecutive reservations are contiguous, so page runs can
+ * grow across arena boundaries).  An arena's memory is mapped as the heap
+ * grows into it, heapGrowChunk (4 MiB, two huge pages) at a time, and only
+ * that counts in HeapSys.  Each arena has a heapArena record beside it,
+ * outside the heap: the owner of each page (spans[]), the pointer bitmap
+ * and the pageInUse bits.  mheap_.arenas is a flat index of every possible
+ * arena of the 48-bit address space (4 M entries, 32 MiB of address space
+ * that the kernel backs only where it is written): arenaOf(p) is a shift
+ * and a load, spanOf(p) two loads more.  Go calls this the L2 index; with
+ * 48-bit addresses on amd64 its L1 has a single entry, so it is left out.
+ *
+ * Spans and pages.  Every mapped page belongs to exactly one span: an
+ * in-use span (small objects of one span class, or one large object) or a
+ * free run.  In-use spans have every page's spans[] entry pointing at them,
+ * so findObject works from any interior pointer; free runs only their first
+ * and last pages, which is all coalescing needs: the page before a run
+ * being freed is the last page of its left neighbour, the page after it the
+ * first page of its right one.  A stale entry inside a free run is never
+ * looked at (spanOfHeap checks the state and the range).
+ *
+ * The page allocator.  Free runs are mspans in state mSpanFree on
+ * mheap_.free, in address order, always coalesced with their free
+ * neighbours.  Allocation is first fit: the lowest run that is big enough
+ * gives its first pages (so the heap fills from low addresses and fresh
+ * spans come in address order), the rest stays in place.  When no run is
+ * big enough the heap grows: the next part of the current arena is mapped
+ * and freed into the list, where it merges with the free run ending at the
+ * old frontier.  Go 1.19 replaced its list of free spans (a treap until
+ * 1.13) with a radix tree of bitmaps over all pages (pageAlloc); a list is
+ * enough while nothing is freed and spans come in allocation order, and is
+ * what the scavenger and the sweeper will call through mheap_freeSpan.
+ *
+ * needzero: fresh memory is zero; a freed run is marked needzero, and the
+ * spans cut from it carry the mark, so mallocgc clears reused slots (and
+ * their pointer bits) before handing them out.
+ *
+ * Everything here runs on g0 (systemstack) under mheap_.lock, but
+ * spanOf/spanOfHeap/arenaOf, which read only published records.
+ */
+#define _GNU_SOURCE
+#include "rt.h"
+
+#include <sys/mman.h>
+
+mheap mheap_;
+
+/* The index has an entry for every arena of the 48-bit address space. */
+enum { arenaIndexBytes = (1ULL << arenaL2Bits) * sizeof(heapArena *) };
+
+_Static_assert(sizeof(((heapArena *)0)->bitmap) * 8 * 8 == heapArenaBytes, "one bit per word");
+
+/* ---- span lists ---- */
+
+void mSpanList_insertAfter(mSpanList *l, mspan *prev, mspan *s) {
+	mspan *next = prev != NULL ? prev->next : l->first;
+	s->prev = prev;
+	s->next = next;
+	if (prev != NULL)
+		prev->next = s;
+	else
+		l->first = s;
+	if (next != NULL)
+		next->prev = s;
+	else
+		l->last = s;
+	s->list = l;
+}
+
+void mSpanList_insertBack(mSpanList *l, mspan *s) {
+	mSpanList_insertAfter(l, l->last, s);
+}
+
+void mSpanList_remove(mSpanList *l, mspan *s) {
+	if (s->list != l)
+		gl_throw("mSpanList.remove: span not in list");
+	if (s->prev != NULL)
+		s->prev->next = s->next;
+	else
+		l->first = s->next;
+	if (s->next != NULL)
+		s->next->prev = s->prev;
+	else
+		l->last = s->prev;
+	s->next = s->prev = NULL;
+	s->list = NULL;
+}
+
+/* ---- the index ---- */
+
+static inline uintptr_t pageIndex(uintptr_t p) {
+	return (p >> pageShift) & (pagesPerArena - 1);
+}
+
+mspan *spanOf(uintptr_t p) {
+	heapArena *ha = arenaOf(p);
+	return ha != NULL ? ha->spans[pageIndex(p)] : NULL;
+}
+
+mspan *spanOfHeap(uintptr_t p) {
+	mspan *s = spanOf(p);
+	if (s == NULL || s->state != mSpanInUse || p < s->startAddr ||
+	    p - s->startAddr >= s->npages * pageSize)
+		return NULL;
+	return s;
+}
+
+/* spans[] of pages [base, base + npages*pageSize) := s. */
+static void setSpans(uintptr_t base, uintptr_t npages, mspan *s) {
+	for (uintptr_t i = 0; i < npages; i++) {
+		uintptr_t p = base + i * pageSize;
+		arenaOf(p)->spans[pageIndex(p)] = s;
+	}
+}
+
+/* A free run's boundary pages := s. */
+static void setFreeSpanEnds(mspan *s) {
+	arenaOf(s->startAddr)->spans[pageIndex(s->startAddr)] = s;
+	uintptr_t last = s->startAddr + (s->npages - 1) * pageSize;
+	arenaOf(last)->spans[pageIndex(last)] = s;
+}
+
+static void setPageInUse(mspan *s, bool inuse) {
+	heapArena *ha = arenaOf(s->startAddr);
+	uintptr_t i = pageIndex(s->startAddr);
+	if (inuse)
+		ha->pageInUse[i / 8] |= (uint8_t)(1 << (i % 8));
+	else
+		ha->pageInUse[i / 8] &= (uint8_t)~(1 << (i % 8));
+}
+
+/* ---- arenas ---- */
+
+/* Reserve n bytes (a multiple of heapArenaBytes) aligned to an arena, at
+ * the hint if possible, and create their heapArena records. */
+static uintptr_t reserveArenas(uint64_t n) {
+	uintptr_t a = (uintptr_t)sysReserve((void *)mheap_.arenaHint, n);
+	if (a != 0 && (a != mheap_.arenaHint || (a + n) >> (heapAddrBits - 1) != 0)) {
+		sys_munmap((void *)a, n);
+		a = 0;
+	}
+	if (a == 0) { /* anywhere: reserve an arena more and trim to alignment */
+		uintptr_t p = (uintptr_t)sysReserve(NULL, n + heapArenaBytes);
+		if (p == 0)
+			gl_throw("out of memory: cannot reserve arena");
+		a = (p + heapArenaBytes - 1) & ~(uintptr_t)(heapArenaBytes - 1);
+		if (a > p)
+			sys_munmap((void *)p, a - p);
+		if (p + heapArenaBytes > a)
+			sys_munmap((void *)(a + n), p + heapArenaBytes - a); /* [a+n, p+n+A) */
+	} else
+		mheap_.arenaHint = a + n;
+	for (uintptr_t q = a; q < a + n; q += heapArenaBytes) {
+		if (mheap_.nallArenas == maxArenas)
+			gl_throw("out of memory: too many arenas");
+		heapArena *ha = sysAlloc(sizeof(heapArena), &memstats.gc_sys);
+		mheap_.allArenas[mheap_.nallArenas++] = q;
+		__atomic_store_n(&mheap_.arenas[q >> logHeapArenaBytes], ha, __ATOMIC_RELEASE);
+	}
+	return a;
+}
+
+/* ---- the page allocator ---- */
+
+/* Put the run s into mheap_.free, merged with free neighbours. */
+static void freeSpanLocked(mspan *s) {
+	s->state = mSpanFree;
+	mspan *b = s->startAddr != 0 ? spanOf(s->startAddr - 1) : NULL;
+	if (b != NULL && b->state == mSpanFree && b->startAddr + b->npages * pageSize == s->startAddr) {
+		mSpanList_remove(&mheap_.free, b);
+		s->startAddr = b->startAddr;
+		s->npages += b->npages;
+		s->needzero |= b->needzero;
+		b->state = mSpanDead;
+		fixalloc_free(&mheap_.spanalloc, b);
+	}
+	uintptr_t end = s->startAddr + s->npages * pageSize;
+	mspan *a = spanOf(end);
+	if (a != NULL && a->state == mSpanFree && a->startAddr == end) {
+		mSpanList_remove(&mheap_.free, a);
+		s->npages += a->npages;
+		s->needzero |= a->needzero;
+		a->state = mSpanDead;
+		fixalloc_free(&mheap_.spanalloc, a);
+	}
+	setFreeSpanEnds(s);
+	mspan *prev = NULL;
+	for (mspan *f = mheap_.free.first; f != NULL && f->startAddr < s->startAddr; f = f->next)
+		prev = f;
+	mSpanList_insertAfter(&mheap_.free, prev, s);
+}
+
+/* Map at least npages more pages into the heap, as a free run. */
+static void mheap_grow(uintptr_t npages) {
+	uint64_t ask = (npages * pageSize + heapGrowChunk - 1) & ~(uint64_t)(heapGrowChunk - 1);
+	if (mheap_.curArenaEnd - mheap_.curArenaBase < ask) {
+		uint64_t n = (ask + heapArenaBytes - 1) & ~(uint64_t)(heapArenaBytes - 1);
+		uintptr_t a = reserveArenas(n);
+		if (a == mheap_.curArenaEnd && a != 0) {
+			mheap_.curArenaEnd += n; /* contiguous: the frontier runs on */
+		} else {
+			/* the rest of the old reservation stays reserved, unused */
+			mheap_.curArenaBase = a;
+			mheap_.curArenaEnd = a + n;
+		}
+	}
+	uintptr_t base = mheap_.curArenaBase;
+	mheap_.curArenaBase += ask;
+	sysMap((void *)base, ask, &memstats.heap_sys);
+	sysHugePage((void *)base, ask);
+	mspan *s = fixalloc_alloc(&mheap_.spanalloc);
+	s->startAddr = base;
+	s->npages = ask / pageSize;
+	s->needzero = false; /* fresh from the kernel */
+	freeSpanLocked(s);
+}
+
+/* npages pages from the free runs, first fit; the span is not initialised
+ * but for startAddr, npages and needzero. */
+static mspan *allocPagesLocked(uintptr_t npages) {
+	for (;;) {
+		for (mspan *f = mheap_.free.first; f != NULL; f = f->next) {
+			if (f->npages < npages)
+				continue;
+			if (f->npages == npages) {
+				mSpanList_remove(&mheap_.free, f);
+				return f;
+			}
+			mspan *s = fixalloc_alloc(&mheap_.spanalloc);
+			s->startAddr = f->startAddr;
+			s->npages = npages;
+			s->needzero = f->needzero;
+			f->startAddr += npages * pageSize; /* stays in place in address order */
+			f->npages -= npages;
+			setFreeSpanEnds(f);
+			return s;
+		}
+		mheap_grow(npages);
+	}
+}
+
+/* Clear the pointer bits of npages pages from base (whole bitmap bytes:
+ * a page is 1024 words, 128 bytes of bits). */
+static void clearPageBits(uintptr_t base, uintptr_t npages) {
+	for (uintptr_t p = base; p < base + npages * pageSize; p += pageSize)
+		memset(&arenaOf(p)->bitmap[(p & (heapArenaBytes - 1)) >> 6], 0, pageSize / 64);
+}
+
+/* Make s an in-use span of class spc (Go's initSpan). */
+static void initSpan(mspan *s, spanClass spc) {
+	uint8_t sc = spanClass_sizeclass(spc);
+	s->state = mSpanInUse;
+	s->spanclass = spc;
+	if (sc == 0) {
+		s->elemsize = s->npages * pageSize;
+		s->nelems = 1;
+		s->divMul = 0;
+	} else {
+		s->elemsize = class_to_size[sc];
+		s->nelems = class_to_nobjs[sc];
+		s->divMul = class_to_divmagic[sc];
+	}
+	s->freeindex = 0;
+	s->allocCache = ~(uint64_t)0; /* all free; bits past nelems are never used */
+	s->allocCount = 0;
+	s->limit = s->startAddr + s->nelems * s->elemsize;
+	s->allocBits = newAllocBits(s->nelems);
+	s->gcmarkBits = newAllocBits(s->nelems);
+	s->sweepgen = mheap_.sweepgen;
+	uintptr_t last = s->startAddr + s->npages * pageSize - 1;
+	s->heapBits = NULL;
+	if (((s->startAddr ^ last) >> logHeapArenaBytes) == 0)
+		s->heapBits = &arenaOf(s->startAddr)->bitmap[(s->startAddr & (heapArenaBytes - 1)) >> 6];
+	s->next = s->prev = NULL;
+	s->list = NULL;
+}
+
+/* A new in-use span of npages pages for span class spc.  On g0. */
+mspan *mheap_alloc(uintptr_t npages, spanClass spc) {
+	lock(&mheap_.lock);
+	mspan *s = allocPagesLocked(npages);
+	if (s->needzero && spanClass_sizeclass(spc) != 0) {
+		/* reused pages of a small-object span: cleared once here, so
+		 * that mallocgc's fast path never meets needzero (a large
+		 * object is cleared by mallocgc, only as far as asked) */
+		memset((void *)s->startAddr, 0, npages * pageSize);
+		s->needzero = false;
+		clearPageBits(s->startAddr, npages);
+	}
+	initSpan(s, spc);
+	setSpans(s->startAddr, npages, s); /* published: findObject may see it */
+	setPageInUse(s, true);
+	__atomic_fetch_add(&memstats.heap_inuse, npages * pageSize, __ATOMIC_RELAXED);
+	unlock(&mheap_.lock);
+	return s;
+}
+
+/* Give the pages of an in-use span back to the heap (the sweeper's).
+ * On g0. */
+void mheap_freeSpan(mspan *s) {
+	lock(&mheap_.lock);
+	if (s->state != mSpanInUse)
+		gl_throw("mheap.freeSpan: span not in use");
+	setPageInUse(s, false);
+	__atomic_fetch_sub(&memstats.heap_inuse, s->npages * pageSize, __ATOMIC_RELAXED);
+	s->needzero = true;
+	freeAllocBits(s->allocBits);
+	freeAllocBits(s->gcmarkBits);
+	s->allocBits = s->gcmarkBits = NULL;
+	freeSpanLocked(s);
+	unlock(&mheap_.lock);
+}
+
+void mheap_init(void) {
+	fixalloc_init(&mheap_.spanalloc, sizeof(mspan));
+	fixalloc_init(&mheap_.bitsalloc, gcBitsBytes);
+	/* the index: address space only, backed page by page as arenas appear */
+	mheap_.arenas = sys_mmap(NULL, arenaIndexBytes, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);
+	if (mheap_.arenas == NULL)
+		gl_throw("runtime: cannot allocate the arena index");
+	mheap_.arenaHint = (uintptr_t)0xc0 << 32;
+	for (int i = 0; i < numSpanClasses; i++)
+		mcentral_init(&mheap_.central[i].mcentral, (spanClass)i);
+}

@@ -1,0 +1,239 @@
+/*
+ * mheap.h — the heap's data structures (Go's mheap.go, mcentral.go,
+ * mcache.go, mbitmap.go and mfixalloc.go, by Go's names): the types the
+ * allocator's files share, and that the collector will walk.  docs/gc.md,
+ * "the heap's structures", tells the whole story; each .c file opens with
+ * the essay on its own mechanism:
+ *
+ *	mem_linux.c   memory from the kernel: reserve, map, return
+ *	mfixalloc.c   fixalloc, for the heap's own metadata (over mpersistent.c)
+ *	mheap.c       arenas, the address -> span index, the page allocator
+ *	mcentral.c    the spans of one span class, shared by all Ps
+ *	mcache.c      each P's spans, one per span class, used without a lock
+ *	mbitmap.c     alloc bits, mark bits, pointer bits, findObject
+ *	malloc.c      mallocgc, the fast path and the routes to the slow ones
+ *
+ * Included by rt.h after its mutex (a P holds its mcache); sizeclasses.h
+ * gives the classes.
+ */
+#ifndef GL_MHEAP_H
+#define GL_MHEAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sizeclasses.h"
+
+/* The address space and its division (linux/amd64, Go's values). */
+enum {
+	heapAddrBits = 48,          /* user addresses are below 1 << 47; 48 as Go */
+	logHeapArenaBytes = 26,     /* 64 MiB arenas */
+	heapArenaBytes = 1 << logHeapArenaBytes,
+	pagesPerArena = heapArenaBytes / pageSize,      /* 8192 */
+	heapArenaWords = heapArenaBytes / 8,
+	heapArenaBitmapBytes = heapArenaWords / 8,      /* 1 pointer bit per word: 1 MiB */
+	arenaL2Bits = heapAddrBits - logHeapArenaBytes, /* a flat index of 4 M entries */
+	heapGrowChunk = 4 << 20,    /* the heap maps memory in steps of this (two huge pages) */
+	numSpanClasses = numSizeClasses * 2,
+	maxArenas = 4096,           /* 256 GiB of heap */
+	/* an alloc or mark bitmap: one bit per slot, padded to 64-bit words;
+	 * the most slots a span has is pageSize / 8 (class 1, one page) */
+	gcBitsBytes = pageSize / 8 / 8,
+};
+
+/* A span class: size class << 1 | noscan.  Class 0 is a large object (a
+ * span of its own); noscan spans hold objects without pointers, which the
+ * collector never scans and which get no pointer bits. */
+typedef uint8_t spanClass;
+static inline spanClass makeSpanClass(uint8_t sizeclass, bool noscan) {
+	return (spanClass)(sizeclass << 1 | (noscan ? 1 : 0));
+}
+static inline uint8_t spanClass_sizeclass(spanClass sc) {
+	return sc >> 1;
+}
+static inline bool spanClass_noscan(spanClass sc) {
+	return sc & 1;
+}
+
+/* mspan.state */
+enum {
+	mSpanDead = 0,  /* a struct in fixalloc's free list, describing nothing */
+	mSpanInUse = 1, /* heap objects: small-object span or a large object */
+	mSpanFree = 2,  /* a run of free pages in mheap.free */
+};
+
+typedef struct mSpanList mSpanList;
+typedef struct mspan mspan;
+
+/* A run of pages.  In use, it holds nelems slots of elemsize bytes from
+ * startAddr (a large object: one slot of npages pages).
+ * Invariants:
+ *  - slots [0, freeindex) are allocated; a slot i >= freeindex is
+ *    allocated iff bit i of allocBits is set (the sweeper will rebuild
+ *    allocBits from gcmarkBits and reset freeindex to 0);
+ *  - allocCache is the complement of the 64 alloc bits of freeindex's
+ *    64-slot window, shifted right by freeindex % 64: bit 0 says whether
+ *    slot freeindex is free (1), bits past the window are 0;
+ *  - allocCount counts allocated slots; a span in an mcache is used by
+ *    that P only (no lock), one in an mcentral list under its lock;
+ *  - allocBits and gcmarkBits have (nelems + 63) / 64 * 8 bytes;
+ *  - needzero: some slot may hold old data (memory reused), so an
+ *    allocation that needs zeroed memory must clear it.
+ * The fast path reads the first fields only (one cache line). */
+struct mspan {
+	uint64_t allocCache;
+	uint32_t freeindex;
+	uint32_t nelems;
+	uintptr_t startAddr;
+	uint64_t elemsize;
+	uint32_t allocCount;
+	uint32_t divMul;     /* class_to_divmagic: slot index = off * divMul >> 32 */
+	spanClass spanclass;
+	uint8_t state;
+	bool needzero;
+	uintptr_t npages;
+	uintptr_t limit;     /* end of the last slot */
+	uint8_t *allocBits;  /* 1 bit per slot, set = allocated (see above) */
+	uint8_t *gcmarkBits; /* 1 bit per slot, for the collector's marking */
+	uint8_t *heapBits;   /* the arena bitmap byte of startAddr's word; NULL if the span
+			      * crosses an arena boundary (mallocgc's inline bit write) */
+	uint32_t sweepgen;   /* the collector's: in sync with mheap.sweepgen */
+	mspan *next, *prev;  /* in the list below (mcentral's or mheap.free) */
+	mSpanList *list;
+};
+
+/* A doubly linked list of spans (Go's mSpanList). */
+struct mSpanList {
+	mspan *first, *last;
+};
+void mSpanList_insertBack(mSpanList *l, mspan *s);
+void mSpanList_insertAfter(mSpanList *l, mspan *prev, mspan *s); /* prev NULL: at the front */
+void mSpanList_remove(mSpanList *l, mspan *s);
+
+/* Per-P cache of spans: alloc[spc] is the span this P allocates spc's
+ * objects from, &emptymspan (full, allocCache 0) when it has none.  Only
+ * the M holding the P touches it, so the fast path takes no lock. */
+typedef struct mcache {
+	mspan *alloc[numSpanClasses];
+} mcache;
+extern mspan emptymspan;
+
+/* The metadata of one 64 MiB arena (Go's heapArena).
+ *  - bitmap: bit i is set iff word i of the arena holds a pointer, for
+ *    objects in scan spans (written by heapBitsSetType at allocation;
+ *    meaningless for noscan spans and free memory);
+ *  - spans[i]: the span owning page i: every page of an in-use span, the
+ *    first and last page of a free run, NULL for pages never mapped;
+ *  - pageInUse: bit i set iff page i is the first page of an in-use span
+ *    (the sweeper's list of spans to look at). */
+typedef struct heapArena {
+	uint8_t bitmap[heapArenaBitmapBytes];
+	mspan *spans[pagesPerArena];
+	uint8_t pageInUse[pagesPerArena / 8];
+} heapArena;
+
+/* fixalloc (mfixalloc.c): fixed-size records that are never given back
+ * to the OS, only to the free list.  Callers hold the lock that guards
+ * the allocator (mheap.lock for spanalloc). */
+typedef struct fixalloc {
+	uint64_t size;
+	void *list;        /* freed records, linked through their first word */
+	uintptr_t chunk;   /* bump pointer into the current chunk */
+	uint64_t nchunk;   /* bytes left in it */
+	uint64_t inuse;    /* bytes handed out and not freed */
+} fixalloc;
+void fixalloc_init(fixalloc *f, uint64_t size);
+void *fixalloc_alloc(fixalloc *f);
+void fixalloc_free(fixalloc *f, void *p);
+
+/* The spans of one span class that no mcache holds (Go's mcentral).
+ * partial: spans with a free slot; full: spans without.  Go 1.19 keeps
+ * two of each, swept and unswept, indexed by sweepgen: they come with the
+ * sweeper. */
+typedef struct mcentral {
+	mutex lock;
+	spanClass spanclass;
+	mSpanList partial, full;
+	uint64_t nmalloc; /* spans handed to mcaches, for debugging */
+} mcentral;
+
+/* The heap (Go's mheap_). */
+typedef struct mheap {
+	mutex lock;            /* pages, arenas, spanalloc, gcBits */
+	mSpanList free;        /* free page runs, in address order, coalesced */
+	heapArena **arenas;    /* arenas[addr >> logHeapArenaBytes], lazily backed */
+	uintptr_t arenaHint;   /* where the next arena reservation is tried */
+	uintptr_t curArenaBase, curArenaEnd; /* reserved, not yet mapped */
+	fixalloc spanalloc;
+	fixalloc bitsalloc;    /* alloc and mark bitmaps, gcBitsBytes each */
+	uint32_t sweepgen;     /* the collector's */
+	/* the base of every arena, in the order they were reserved: the
+	 * sweeper walks their pageInUse bits (Go's allArenas) */
+	uint32_t nallArenas;
+	uintptr_t allArenas[maxArenas];
+	struct {
+		mcentral mcentral;
+		uint8_t pad[64 - sizeof(mcentral) % 64];
+	} central[numSpanClasses] __attribute__((aligned(64)));
+} mheap;
+extern mheap mheap_;
+
+/* The heapArena of p's arena, NULL outside the heap's arenas. */
+static inline heapArena *arenaOf(uintptr_t p) {
+	if (p >> heapAddrBits != 0 || mheap_.arenas == NULL)
+		return NULL;
+	return __atomic_load_n(&mheap_.arenas[p >> logHeapArenaBytes], __ATOMIC_ACQUIRE);
+}
+
+/* mheap.c */
+void mheap_init(void);
+mspan *mheap_alloc(uintptr_t npages, spanClass spc);       /* locks; NULL never (throws) */
+void mheap_freeSpan(mspan *s);                              /* locks */
+mspan *spanOf(uintptr_t p);     /* the span p's page belongs to, any state, or NULL */
+mspan *spanOfHeap(uintptr_t p); /* the in-use span containing p, or NULL */
+
+/* mcentral.c */
+void mcentral_init(mcentral *c, spanClass spc);
+mspan *mcentral_cacheSpan(mcentral *c);
+void mcentral_uncacheSpan(mcentral *c, mspan *s);
+
+/* mcache.c */
+void mcache_init(mcache *c);
+void mcache_refill(mcache *c, spanClass spc);
+uintptr_t mcache_nextFree(mcache *c, spanClass spc);
+void mcache_releaseAll(mcache *c);
+uint64_t mcache_unusedObjects(mcache *c, uint64_t *bytes); /* cached, not yet allocated */
+
+/* mbitmap.c */
+uint8_t *newAllocBits(uint32_t nelems); /* zero bits, under mheap.lock */
+void freeAllocBits(uint8_t *b);         /* under mheap.lock */
+void refillAllocCache(mspan *s, uint32_t whichBit);
+uint32_t nextFreeIndex(mspan *s);
+bool mspan_isFree(mspan *s, uint32_t index);
+uintptr_t findObject(uintptr_t p, mspan **sp, uint32_t *objIndex);
+bool heapBitsIsPointer(uintptr_t addr);
+typedef struct GlType GlType;
+uintptr_t heapBitsSetType(uintptr_t x, const mspan *s, uint64_t dataSize, const GlType *typ);
+
+/* The fast path's free-slot lookup (Go's nextFreeFast): the lowest set bit
+ * of allocCache is the next free slot, if it is in this 64-slot window and
+ * below nelems; 0 otherwise (the caller takes the slow path, which moves
+ * to the next window or to another span). */
+static inline __attribute__((always_inline)) uintptr_t nextFreeFast(mspan *s) {
+	uint64_t cache = s->allocCache;
+	if (cache == 0)
+		return 0;
+	uint32_t bit = (uint32_t)__builtin_ctzll(cache);
+	uint32_t result = s->freeindex + bit;
+	if (result >= s->nelems)
+		return 0;
+	uint32_t freeidx = result + 1;
+	if (freeidx % 64 == 0 && freeidx != s->nelems)
+		return 0; /* the window is used up: nextFreeIndex loads the next */
+	s->allocCache = cache >> bit >> 1;
+	s->freeindex = freeidx;
+	s->allocCount++;
+	return s->startAddr + (uintptr_t)result * s->elemsize;
+}
+
+#endif

@@ -1,0 +1,301 @@
+/*
+ * heap_test.c — tests of the heap (mheap.h): size classes, span classes,
+ * spanOf/findObject, pointer bits, large objects, reuse of freed pages
+ * (needzero), statistics, and many allocations from several caches at
+ * once.
+ *
+ * The program starts the runtime (gl_main) with GLMAXPROCS=1 and a main
+ * goroutine that moves to g0 at once (systemstack): the tests are plain C
+ * and need a big stack, and on g0 the M still holds the P, so mallocgc
+ * takes its ordinary fast and slow paths with the P's mcache.  The
+ * concurrency test runs pthreads, each allocating through an mcache of
+ * its own as a P would (mcache_nextFree after nextFreeFast), so the
+ * mcentrals and the page heap see several Ps refill at once.
+ *
+ * Built by `make check` (linked with libglrt.a).  Prints PASS and exits 0,
+ * or lists the failures and exits 1.
+ */
+#define _GNU_SOURCE
+#include "rt.h"
+#include "sizeclasses.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+extern uint64_t zerobase; /* malloc.c */
+
+static int fails;
+#define CHECK(c, msg)                                                          \
+	do {                                                                   \
+		if (!(c)) {                                                    \
+			fails++;                                               \
+			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, msg); \
+		}                                                              \
+	} while (0)
+
+#define GS(s) ((GlString){(const uint8_t *)(s), sizeof(s) - 1})
+/* struct { p *T; n int; q *T }: pointers in words 0 and 2 */
+static const uint8_t mask_pip[] = {0x5};
+static const GlType t_pip = {.size = 24, .ptrdata = 24, .kind = GL_KIND_STRUCT, .align = 8,
+			     .gcdata = mask_pip, .str = GS("main.pip")};
+/* struct { a, b int }: no pointers */
+static const GlType t_ii = {.size = 16, .ptrdata = 0, .kind = GL_KIND_STRUCT, .align = 8, .str = GS("main.ii")};
+/* *T */
+static const uint8_t mask_p[] = {0x1};
+static const GlType t_ptr = {.size = 8, .ptrdata = 8, .kind = GL_KIND_POINTER, .align = 8, .gcdata = mask_p,
+			     .str = GS("*main.T")};
+
+static uintptr_t find(void *p) {
+	return findObject((uintptr_t)p, NULL, NULL);
+}
+
+static void test_classes(void) {
+	bool ok = true;
+	for (uint64_t size = 1; size <= maxSmallSize; size++) {
+		uint8_t c = size_to_class(size);
+		ok &= class_to_size[c] >= size && (c == 1 || class_to_size[c - 1] < size);
+		ok &= roundupsize(size) == class_to_size[c];
+	}
+	CHECK(ok, "size_to_class: the smallest class that holds the size");
+	CHECK(roundupsize(33) == 48 && roundupsize(1025) == 1152 && roundupsize(32768) == 32768,
+	      "roundupsize of 33, 1025, 32768");
+	CHECK(roundupsize(32769) == 40960, "roundupsize of a large object: whole pages");
+	ok = true;
+	for (uint64_t size = 1; size <= maxSmallSize; size += size / 16 + 1) {
+		uint8_t *p = mallocgc(size, NULL, true);
+		mspan *s;
+		uint32_t idx;
+		ok &= findObject((uintptr_t)p, &s, &idx) == (uintptr_t)p;
+		ok &= s->elemsize == roundupsize(size) && spanClass_sizeclass(s->spanclass) == size_to_class(size);
+		ok &= s->npages == class_to_allocnpages[size_to_class(size)];
+		ok &= (uintptr_t)p == s->startAddr + idx * s->elemsize;
+		ok &= ((uintptr_t)p & 7) == 0 && (size < 16 || ((uintptr_t)p & 15) == 0 || s->elemsize % 16 != 0);
+	}
+	CHECK(ok, "mallocgc: slots of the size's class, in spans of its page count");
+}
+
+static void test_findObject(void) {
+	/* the class of 9472 bytes, 6 objects in 7 pages: up to the first
+	 * slot of a fresh span */
+	uint8_t *p;
+	mspan *s;
+	uint32_t idx;
+	do {
+		p = mallocgc(9000, NULL, true);
+	} while (findObject((uintptr_t)p, &s, &idx) != (uintptr_t)p || idx != 0);
+	CHECK(findObject((uintptr_t)p, &s, &idx) == (uintptr_t)p && idx == 0, "findObject: base");
+	CHECK(s->elemsize == 9472 && s->nelems == 6 && s->npages == 7 && spanOfHeap((uintptr_t)p) == s && spanOf((uintptr_t)p) == s,
+	      "spanOf: the span");
+	CHECK(find(p + 1) == (uintptr_t)p && find(p + 4000) == (uintptr_t)p && find(p + 9471) == (uintptr_t)p,
+	      "findObject: interior pointers");
+	CHECK(spanOfHeap((uintptr_t)p + 20000) == s, "spanOf: a later page of the span");
+	CHECK(find(p + 9472) == 0, "findObject: one past the end is the next slot, free");
+	CHECK(find(p + 5 * 9472 + 7) == 0, "findObject: a free slot further on");
+	CHECK(find(p + 6 * 9472) == 0 && find(p + 7 * 8192 - 1) == 0, "findObject: the tail after the last slot");
+	uint8_t *q = mallocgc(9000, NULL, true);
+	CHECK(q == p + 9472, "the next slot is taken next");
+	CHECK(find(p + 9472) == (uintptr_t)q && find(q + 9471) == (uintptr_t)q, "findObject: now allocated");
+	static uint64_t global;
+	uint64_t local;
+	CHECK(find(&global) == 0 && find(&local) == 0 && find(&zerobase) == 0, "findObject: not heap memory");
+	CHECK(find(NULL) == 0 && find((void *)(1ULL << 50)) == 0 && find((void *)~0ULL) == 0,
+	      "findObject: outside the address space");
+	/* all the slots of a span, then the next span */
+	uint8_t *r[5];
+	for (int i = 0; i < 5; i++)
+		r[i] = mallocgc(9000, NULL, true);
+	bool ok = true;
+	for (int i = 0; i < 5; i++)
+		ok &= find(r[i] + 100) == (uintptr_t)r[i];
+	CHECK(ok && spanOfHeap((uintptr_t)r[4]) != s && s->allocCount == s->nelems,
+	      "findObject: every slot of a full span, and the next span");
+}
+
+static void test_large(void) {
+	uint8_t *p = mallocgc(100000, NULL, true);
+	mspan *s;
+	uint32_t idx;
+	CHECK(findObject((uintptr_t)p + 99999, &s, &idx) == (uintptr_t)p && idx == 0, "large: interior pointer");
+	CHECK(s->npages == 13 && s->elemsize == 13 * 8192 && spanClass_sizeclass(s->spanclass) == 0 &&
+		      spanClass_noscan(s->spanclass) && ((uintptr_t)p & 8191) == 0,
+	      "large: a noscan span of 13 pages of its own");
+	CHECK(find(p + 100000) == 0, "large: one past the end");
+	CHECK(p[0] == 0 && p[99999] == 0, "large: zero");
+	/* pointers: an array of 5000 *T */
+	void **a = mallocgc(5000 * 8, &t_ptr, true);
+	s = spanOfHeap((uintptr_t)a);
+	bool ok = !spanClass_noscan(s->spanclass);
+	for (int i = 0; i < 5000; i++)
+		ok &= heapBitsIsPointer((uintptr_t)&a[i]);
+	CHECK(ok, "large: scan span, every word a pointer");
+	/* reuse: freed pages come back marked needzero and are cleared */
+	uint8_t *b = mallocgc(200000, &t_ii, true);
+	memset(b, 0xee, 200000);
+	mspan *bs = spanOfHeap((uintptr_t)b);
+	mheap_freeSpan(bs);
+	CHECK(find(b) == 0 && spanOfHeap((uintptr_t)b) == NULL, "freed span: not in the heap");
+	void **c = mallocgc(24 * 8000, &t_pip, true);
+	CHECK((uint8_t *)c == b, "freed pages reused (first fit)");
+	ok = true;
+	for (int i = 0; i < 24000; i++)
+		ok &= c[i] == NULL;
+	CHECK(ok, "reused pages cleared (needzero)");
+	ok = true;
+	for (int i = 0; i < 24000; i++)
+		ok &= heapBitsIsPointer((uintptr_t)&c[i]) == (i % 3 != 1);
+	CHECK(ok, "pointer bits of an array of structs");
+	memset(c, 0x11, 24 * 8000);
+	mheap_freeSpan(spanOfHeap((uintptr_t)c));
+	uint8_t *d = mallocgc(50000, &t_ptr, true);
+	ok = (uint8_t *)d == b;
+	for (int i = 0; i < 50000; i++)
+		ok &= d[i] == 0;
+	for (int i = 0; i < 50000 / 8; i++)
+		ok &= heapBitsIsPointer((uintptr_t)d + 8 * i);
+	for (int i = 50000 / 8; i < 57344 / 8; i++)
+		ok &= !heapBitsIsPointer((uintptr_t)d + 8 * i);
+	CHECK(ok, "reused again for a smaller object: zero, bits rewritten, stale bits cleared");
+	uint8_t *e = mallocgc(100000, NULL, false);
+	CHECK(spanOfHeap((uintptr_t)e) != spanOfHeap((uintptr_t)d) && (e > d + 50000 || e + 100000 <= d),
+	      "the rest of a freed run is used apart");
+}
+
+static void test_scan(void) {
+	void *n1 = mallocgc(24, NULL, true), *s1 = mallocgc(24, &t_pip, true);
+	void *n2 = mallocgc(16, &t_ii, true);
+	mspan *sn = spanOfHeap((uintptr_t)n1), *ss = spanOfHeap((uintptr_t)s1), *sn2 = spanOfHeap((uintptr_t)n2);
+	CHECK(sn != ss && spanClass_noscan(sn->spanclass) && !spanClass_noscan(ss->spanclass) &&
+		      spanClass_sizeclass(sn->spanclass) == spanClass_sizeclass(ss->spanclass),
+	      "noscan and scan objects of one size: two span classes");
+	CHECK(spanClass_noscan(sn2->spanclass), "a type without pointers: noscan");
+	CHECK(heapBitsIsPointer((uintptr_t)s1) && !heapBitsIsPointer((uintptr_t)s1 + 8) &&
+		      heapBitsIsPointer((uintptr_t)s1 + 16),
+	      "pointer bits from gcdata");
+	bool ok = true;
+	for (int i = 0; i < 1000; i++) {
+		uint8_t *p = mallocgc(3 * 24, &t_pip, true);
+		for (int w = 0; w < 9; w++)
+			ok &= heapBitsIsPointer((uintptr_t)p + 8 * w) == (w % 3 != 1);
+		ok &= !heapBitsIsPointer((uintptr_t)p + 72) || find(p + 72) != 0;
+	}
+	CHECK(ok, "pointer bits of small arrays ([3]pip in 80-byte slots)");
+	uint64_t *pp = newobject(&t_ptr);
+	CHECK(heapBitsIsPointer((uintptr_t)pp) && !spanClass_noscan(spanOfHeap((uintptr_t)pp)->spanclass),
+	      "newobject(*T)");
+}
+
+static void test_many(void) {
+	uint64_t ta0, nm0, ta1, nm1;
+	readmemstats(&ta0, &nm0);
+	enum { N = 200000 };
+	uint8_t **ps = malloc(N * sizeof *ps);
+	uint64_t bytes = 0;
+	for (int i = 0; i < N; i++) {
+		uint64_t size = 1 + (uint64_t)(i * 7919) % 2048;
+		ps[i] = mallocgc(size, i % 2 ? &t_ptr : NULL, true);
+		bytes += roundupsize(size);
+		ps[i][0] = (uint8_t)i;
+		ps[i][size - 1] = (uint8_t)(i >> 8);
+	}
+	readmemstats(&ta1, &nm1);
+	/* exact but for what other Ms allocate meanwhile (a new M's records) */
+	CHECK(nm1 - nm0 >= N && nm1 - nm0 <= N + 8, "Mallocs: this P's allocations counted");
+	CHECK(ta1 - ta0 >= bytes && ta1 - ta0 <= bytes + 8 * 4096, "TotalAlloc: this P's allocations counted");
+	if (nm1 - nm0 < N || nm1 - nm0 > N + 8 || ta1 - ta0 < bytes || ta1 - ta0 > bytes + 8 * 4096)
+		printf("Mallocs %llu TotalAlloc %llu, want %d %llu\n", (unsigned long long)(nm1 - nm0),
+		       (unsigned long long)(ta1 - ta0), N, (unsigned long long)bytes);
+	bool ok = true;
+	for (int i = 0; i < N; i++) {
+		uint64_t size = 1 + (uint64_t)(i * 7919) % 2048;
+		ok &= (size == 1 || ps[i][0] == (uint8_t)i) && ps[i][size - 1] == (uint8_t)(i >> 8);
+		ok &= find(ps[i] + size - 1) == (uintptr_t)ps[i];
+		if (!ok) {
+			printf("object %d size %llu at %p: find %p\n", i, (unsigned long long)size, (void *)ps[i],
+			       (void *)find(ps[i] + size - 1));
+			break;
+		}
+	}
+	CHECK(ok, "200000 objects across spans: intact, found from their last byte");
+	free(ps);
+	CHECK(memstats.heap_inuse <= memstats.heap_sys && memstats.heap_inuse >= bytes, "HeapInuse");
+}
+
+/* Several caches at once, each on its own thread as a P on its M. */
+enum { NTHREADS = 4, PERTHREAD = 100000 };
+static void *allocator(void *arg) {
+	uintptr_t *out = arg;
+	mcache *c = calloc(1, sizeof *c);
+	mcache_init(c);
+	for (int i = 0; i < PERTHREAD; i++) {
+		spanClass spc = makeSpanClass((uint8_t)(1 + i % 40), i % 3 == 0);
+		uintptr_t x = nextFreeFast(c->alloc[spc]);
+		if (x == 0)
+			x = mcache_nextFree(c, spc);
+		*(uint64_t *)x = (uint64_t)(uintptr_t)arg ^ (uint64_t)i;
+		out[i] = x;
+	}
+	mcache_releaseAll(c);
+	return NULL;
+}
+
+static int cmpaddr(const void *a, const void *b) {
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void test_threads(void) {
+	pthread_t th[NTHREADS];
+	uintptr_t *out = malloc(NTHREADS * PERTHREAD * sizeof *out);
+	for (int t = 0; t < NTHREADS; t++)
+		pthread_create(&th[t], NULL, allocator, out + t * PERTHREAD);
+	for (int t = 0; t < NTHREADS; t++)
+		pthread_join(th[t], NULL);
+	bool ok = true;
+	for (int t = 0; t < NTHREADS; t++)
+		for (int i = 0; i < PERTHREAD; i++) {
+			uintptr_t x = out[t * PERTHREAD + i];
+			ok &= *(uint64_t *)x == ((uint64_t)(uintptr_t)(out + t * PERTHREAD) ^ (uint64_t)i);
+			ok &= find((void *)x) == x;
+		}
+	CHECK(ok, "threads: every object intact and found");
+	qsort(out, NTHREADS * PERTHREAD, sizeof *out, cmpaddr);
+	ok = true;
+	for (int i = 1; i < NTHREADS * PERTHREAD; i++)
+		ok &= out[i] >= out[i - 1] + spanOfHeap(out[i - 1])->elemsize;
+	CHECK(ok, "threads: no two objects overlap");
+	/* the spans given back are partial: another cache picks them up */
+	mspan *s = mheap_.central[makeSpanClass(5, false)].mcentral.partial.first;
+	CHECK(s != NULL && s->allocCount < s->nelems, "releaseAll: partial spans in the mcentral");
+	free(out);
+}
+
+static void tests(void *arg) {
+	(void)arg;
+	CHECK(mallocgc(0, NULL, true) == (void *)&zerobase, "zerobase");
+	test_classes();
+	test_findObject();
+	test_large();
+	test_scan();
+	test_many();
+	test_threads();
+	printf(fails ? "FAIL: %d\n" : "PASS\n", fails);
+	fflush(stdout);
+	_exit(fails ? 1 : 0);
+}
+
+static void t_init(G *g) {
+	(void)g;
+}
+
+static void t_main(G *g) {
+	(void)g;
+	systemstack(tests, NULL);
+}
+
+int main(void) {
+	setenv("GLMAXPROCS", "1", 1);
+	unsetenv("GLDEBUG");
+	return gl_main(1, (char *[]){"heap_test", NULL}, t_init, t_main);
+}
