@@ -1,6 +1,7 @@
 /* math.c — the functions packages math and math/bits declare without a
  * body: the ones Go's compiler turns into single instructions (Sqrt, Floor,
- * Ceil, Trunc, Abs, the float/bits reinterpretations, bits.Mul64).
+ * Ceil, Trunc, Abs, the float/bits reinterpretations, bits.Mul64), and
+ * the calls of libm's transcendental functions (stdlib/math/libm.gl).
  *
  * Called from generated code with its calling convention (G *g first), on
  * the goroutine stack: each is a leaf with no frame to speak of (DESIGN.md
@@ -13,6 +14,7 @@
 #include <math.h>
 
 #include "gl.h"
+#include "rt.h"
 
 double math_Sqrt(G *g, double x) {
 	(void)g;
@@ -22,21 +24,21 @@ double math_Sqrt(G *g, double x) {
 double math_Floor(G *g, double x) {
 	(void)g;
 	if (x != x)
-		return x + x; /* quiet a signaling NaN, as ROUNDSD (Go's) does */
+		return x; /* Go's: a NaN comes back as it was, signaling or not */
 	return floor(x);
 }
 
 double math_Ceil(G *g, double x) {
 	(void)g;
 	if (x != x)
-		return x + x; /* quiet a signaling NaN, as ROUNDSD (Go's) does */
+		return x; /* Go's: a NaN comes back as it was, signaling or not */
 	return ceil(x);
 }
 
 double math_Trunc(G *g, double x) {
 	(void)g;
 	if (x != x)
-		return x + x; /* quiet a signaling NaN, as ROUNDSD (Go's) does */
+		return x; /* Go's: a NaN comes back as it was, signaling or not */
 	return trunc(x);
 }
 
@@ -89,12 +91,66 @@ mul64result math_bits_Mul64(G *g, uint64_t x, uint64_t y) {
 double math_RoundToEven(G *g, double x) {
 	(void)g;
 	if (x != x)
-		return x + x;
+		return x;
 	return rint(x);
 }
 
-/* FMA: x*y + z rounded once (libm's fma: VFMADD where the processor has it) */
-double math_FMA(G *g, double x, double y, double z) {
+/* libm's functions, called on the goroutine stack: each is a leaf that
+ * calls nothing but itself, but may use more stack than a frame-less leaf
+ * may (DESIGN.md S7), so its entry first makes LIBM_STACK bytes free
+ * above the guard, as a prologue would (growing the stack if need be).
+ * Measured with glibc 2.36 by painting the stack around 30,000 calls of
+ * each (special, random and near-pole arguments): remainder used 304
+ * bytes, the others under 100 (tests/stackusage.py's LIBM lists them with
+ * a bound of 512).  Other processors pick other ifunc variants of some;
+ * 1024 leaves room for them.
+ *
+ * The special cases (NaNs, infinities, poles, domain errors) are Go's and
+ * are handled in gl before these are called (stdlib/math/libm.gl): libm
+ * sees only arguments whose results are numbers, or infinities and signed
+ * zeros that are Go's too. */
+#define LIBM_STACK 1024
+
+/* (Written out, not made by a macro: tests/stackusage.py finds the
+ * check and the call after it by their lines.) */
+double math_libmLog1p(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return log1p(x);
+}
+
+double math_libmAcosh(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return acosh(x);
+}
+
+double math_libmAtanh(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return atanh(x);
+}
+
+double math_libmExpm1(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return expm1(x);
+}
+
+double math_libmErf(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return erf(x);
+}
+
+double math_libmFmod(G *g, double x, double y) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return fmod(x, y);
+}
+
+double math_libmRemainder(G *g, double x, double y) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return remainder(x, y);
+}
+
+/* FMA: x*y + z rounded once (libm's fma: VFMADD where the processor has
+ * it, 180 bytes of stack in the software variant, see stackusage.py). */
+double math_libmFMA(G *g, double x, double y, double z) {
 	(void)g;
 	return fma(x, y, z);
 }
