@@ -84,7 +84,7 @@ static bool sweepspan(mspan *s) {
 		gcstats.freedObjects++;
 		gcstats.freedBytes += s->elemsize;
 		memstats.nlargefree++;
-		memstats.largefreed += s->limit - s->startAddr;
+		memstats.largefreed += s->npages * pageSize; /* as heap_large counted it */
 		if (gl_debug.clobberfree)
 			memset((void *)s->startAddr, 0xdb, s->limit - s->startAddr);
 		mheap_freeSpan(s);
