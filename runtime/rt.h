@@ -109,7 +109,7 @@ struct M {
 	note park;           /* stopm sleeps here */
 	M *schedlink;        /* sched.midle */
 	void (*mstartfn)(void);
-	uint64_t forcemoveticks; /* stackforcemove: prologue checks seen on deep stacks */
+	uint64_t forcemoveticks; /* stackforcemove: prologue checks counted to pick the ones that move */
 	M *alllink;          /* allm, newest first after m0 */
 	/* Asynchronous preemption (preempt.c, Go's names): preemptM sends a
 	 * SIGURG only while signalPending is 0, so at most one is in flight
@@ -586,7 +586,7 @@ void unminitSignalStack(M *m);
 
 /* debug.c */
 typedef struct gl_debugvars {
-	int32_t stackforcemove;  /* move the stack at every prologue, poison old */
+	int32_t stackforcemove;  /* move the stack at every prologue (1) or one in N, poison old */
 	int32_t stacktrace;      /* print a line per stack copy */
 	int32_t gctrace;
 	int32_t schedtrace;

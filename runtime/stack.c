@@ -18,7 +18,11 @@
  * same size (more if needed) and makes the old block PROT_NONE, never to be
  * reused, so a stale pointer into the old stack faults at its first use
  * (the SIGSEGV handler names it).  Old blocks are unmapped oldest first
- * once they add up to more than 1 GiB of address space.
+ * once they add up to more than 1 GiB of address space.  stackforcemove=N
+ * (N > 1) moves at one check in N of each M instead: every prologue still
+ * enters newstack, but only some move — for programs that make millions
+ * of calls, where a move per call (a fresh mapping, its page faults and a
+ * TLB shootdown for the poisoned one: 10-30 us) would take hours.
  */
 #define _GNU_SOURCE
 #include "rt.h"
@@ -573,7 +577,9 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 	uint64_t oldsize = g->stack.hi - g->stack.lo;
 	uint64_t used = g->stack.hi - sp;
 	bool move = !fits || gl_debug.stackforcemove;
-	if (gl_debug.stackforcemove && fits && used > FORCEMOVE_EVERY) {
+	if (gl_debug.stackforcemove > 1 && fits)
+		move = ++getm()->forcemoveticks % (uint64_t)gl_debug.stackforcemove == 0;
+	else if (gl_debug.stackforcemove && fits && used > FORCEMOVE_EVERY) {
 		/* Moving a deep stack at every call makes the stress mode
 		 * quadratic: a 100,000-frame recursion would copy terabytes.  Up
 		 * to FORCEMOVE_EVERY bytes of used stack every check moves it;

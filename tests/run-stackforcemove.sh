@@ -5,7 +5,8 @@
 # at once.  Each move maps, copies and poisons (about 30 us of system time),
 # so the concurrency programs take seconds where they take milliseconds
 # normally: their limit is 600 s here (60 s otherwise) unless
-# GLTEST_TIMEOUT says.
+# GLTEST_TIMEOUT says.  The few programs that make tens of millions of
+# calls move at one call in N instead (testdata/run/STACKFORCEMOVE).
 GLDEBUG=stackforcemove=1
 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600}
 export GLDEBUG GLTEST_TIMEOUT

@@ -6,7 +6,9 @@ program that panics, the traceback is not compared: output is cut after the
 panic message lines, as testdata/README.md says.  Each program has a time
 limit and is killed, and reported as hung, if it exceeds it.
 
-  GLDEBUG=... is passed through (CI also runs everything with stackforcemove=1).
+  GLDEBUG=... is passed through (CI also runs everything with stackforcemove=1;
+  the few programs testdata/run/STACKFORCEMOVE lists then move their stacks
+  at one call in N, for the reason it gives).
 """
 import os, re, subprocess, sys, tempfile, concurrent.futures, time
 
@@ -33,7 +35,28 @@ def cut(out):
     s = "\n".join(res)
     return s if s.endswith("\n") or not s else s + "\n"
 
-def runone(name, tmp, d, glc, limit):
+def forcemoverates(d):
+    """testdata/run/STACKFORCEMOVE: name -> N, the programs that run with
+    stackforcemove=N when the suite runs with stackforcemove=1 (the file
+    says why)."""
+    rates = {}
+    for line in open(os.path.join(d, "STACKFORCEMOVE")):
+        f = line.split("#")[0].split()
+        if f:
+            rates[f[0]] = int(f[1])
+    return rates
+
+def runenv(name, rates):
+    """The environment of program name's run: GLDEBUG's stackforcemove=1
+    becomes stackforcemove=N for the programs STACKFORCEMOVE lists."""
+    dbg = os.environ.get("GLDEBUG", "")
+    knobs = dbg.split(",")
+    if name not in rates or "stackforcemove=1" not in knobs:
+        return None
+    knobs = ["stackforcemove=%d" % rates[name] if k == "stackforcemove=1" else k for k in knobs]
+    return dict(os.environ, GLDEBUG=",".join(knobs))
+
+def runone(name, tmp, d, glc, limit, rates={}):
     src = os.path.join(d, name) if os.path.isdir(os.path.join(d, name)) else os.path.join(d, name + ".gl")
     exe = os.path.join(tmp, name)
     t0 = time.time()
@@ -44,7 +67,8 @@ def runone(name, tmp, d, glc, limit):
     if b.returncode != 0:
         return name, ["build failed (status %d):\n%s" % (b.returncode, b.stderr[-3000:])], 0
     try:
-        p = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=limit, cwd=tmp)
+        p = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=limit, cwd=tmp,
+                           env=runenv(name, rates))
     except subprocess.TimeoutExpired:
         return name, ["HUNG: killed after %.0f s" % limit], limit
     el = time.time() - t0
@@ -90,11 +114,15 @@ def main():
     if len(sys.argv) > 1:
         names = [n for n in names if any(a in n for a in sys.argv[1:])]
 
+    rates = forcemoverates(d)
+    for n in rates:
+        if n not in names and len(sys.argv) == 1:
+            sys.exit("testdata/run/STACKFORCEMOVE lists %s, which is not a program of testdata/run" % n)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         warmcache(glc, tmp)
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-            for name, probs, el in ex.map(lambda n: runone(n, tmp, d, glc, limit), names):
+            for name, probs, el in ex.map(lambda n: runone(n, tmp, d, glc, limit, rates), names):
                 if probs:
                     failed += 1
                     print("FAIL %s" % name)
