@@ -1051,10 +1051,12 @@ static const char *sliceexpr(Node *n) {
 		      xprintf("gl_panicslice(g, 0, %s, %s, %s)", hi, cap, str ? "GL_SLICE_ALEN" : u->kind == T_SLICE ? "GL_SLICE_ACAP" : "GL_SLICE_ALEN"));
 		check(xprintf("(uint64_t)%s > (uint64_t)%s", lo, hi), xprintf("gl_panicslice(g, %s, %s, 0, GL_SLICE_B)", lo, hi));
 	}
+	/* an empty result keeps the base pointer, never one past the end: it
+	 * would point into the next object (and keep it alive) */
 	if (str)
-		return xprintf("((GlString){%s.ptr + %s, %s - %s})", base, lo, hi, lo);
+		return xprintf("((GlString){(%s) - %s ? %s.ptr + %s : %s.ptr, %s - %s})", hi, lo, base, lo, base, hi, lo);
 	const char *ptr = u->kind == T_SLICE ? xprintf("%s.ptr", base) : u->kind == T_ARRAY ? xprintf("(void *)%s", base) : xprintf("(void *)%s", base);
-	/* a slice with no capacity keeps the base pointer, never one past the end */
+	/* so does a slice with no capacity */
 	const char *r = temp(sliceof(et));
 	line("%s = (GlSlice){(%s) - %s ? (char *)%s + %s * %lld : (char *)%s, %s - %s, %s - %s};", r, max, lo, ptr, lo,
 	     (long long)tsize(et), ptr, hi, lo, max, lo);
