@@ -1,7 +1,8 @@
 /* math.c — the functions packages math and math/bits declare without a
  * body: the ones Go's compiler turns into single instructions (Sqrt, Floor,
  * Ceil, Trunc, Abs, the float/bits reinterpretations, bits.Mul64), and
- * the calls of libm's transcendental functions (stdlib/math/libm.gl).
+ * the calls of libm's transcendental functions (stdlib/math/libm.gl and
+ * the files beside it).
  *
  * Called from generated code with its calling convention (G *g first), on
  * the goroutine stack: each is a leaf with no frame to speak of (DESIGN.md
@@ -100,10 +101,12 @@ double math_RoundToEven(G *g, double x) {
  * may (DESIGN.md S7), so its entry first makes LIBM_STACK bytes free
  * above the guard, as a prologue would (growing the stack if need be).
  * Measured with glibc 2.36 by painting the stack around 30,000 calls of
- * each (special, random and near-pole arguments): remainder used 304
- * bytes, the others under 100 (tests/stackusage.py's LIBM lists them with
- * a bound of 512).  Other processors pick other ifunc variants of some;
- * 1024 leaves room for them.
+ * each (special, random, huge and near-pole arguments): jn used 416
+ * bytes, lgamma_r 376, the other Bessel functions, tgamma and remainder
+ * 272 to 368, sincos 208, sin, cos and tan 144, the rest under 100
+ * (tests/stackusage.py's LIBM lists them all with a bound of 512).  Other
+ * processors pick other ifunc variants of some; 1024 leaves room for
+ * them.
  *
  * The special cases (NaNs, infinities, poles, domain errors) are Go's and
  * are handled in gl before these are called (stdlib/math/libm.gl): libm
@@ -146,6 +149,171 @@ double math_libmFmod(G *g, double x, double y) {
 double math_libmRemainder(G *g, double x, double y) {
 	RT_STACKCHECK(g, LIBM_STACK, );
 	return remainder(x, y);
+}
+
+double math_libmSin(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return sin(x);
+}
+
+double math_libmCos(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return cos(x);
+}
+
+double math_libmTan(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return tan(x);
+}
+
+double math_libmAsin(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return asin(x);
+}
+
+double math_libmAcos(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return acos(x);
+}
+
+double math_libmAtan(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return atan(x);
+}
+
+double math_libmSinh(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return sinh(x);
+}
+
+double math_libmCosh(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return cosh(x);
+}
+
+double math_libmTanh(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return tanh(x);
+}
+
+double math_libmAsinh(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return asinh(x);
+}
+
+double math_libmExp(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return exp(x);
+}
+
+double math_libmExp2(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return exp2(x);
+}
+
+double math_libmLog(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return log(x);
+}
+
+double math_libmLog2(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return log2(x);
+}
+
+double math_libmLog10(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return log10(x);
+}
+
+double math_libmCbrt(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return cbrt(x);
+}
+
+double math_libmErfc(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return erfc(x);
+}
+
+double math_libmGamma(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return tgamma(x);
+}
+
+double math_libmJ0(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return j0(x);
+}
+
+double math_libmJ1(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return j1(x);
+}
+
+double math_libmY0(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return y0(x);
+}
+
+double math_libmY1(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return y1(x);
+}
+
+double math_libmAtan2(G *g, double x, double y) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return atan2(x, y);
+}
+
+double math_libmPow(G *g, double x, double y) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return pow(x, y);
+}
+
+/* Jn and Yn: gl's order is an int of 64 bits, libm's a C int; the gl
+ * callers (stdlib/math/bessel.gl) pass only orders that fit. */
+double math_libmJn(G *g, int64_t n, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return jn((int)n, x);
+}
+
+double math_libmYn(G *g, int64_t n, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	return yn((int)n, x);
+}
+
+/* Two results come back as glc returns a tuple of at most 16 bytes: a
+ * struct in registers (xmm0:xmm1 for two doubles, xmm0 and rax for a
+ * double and an int), the layout of glc's tuple type. */
+typedef struct {
+	double sin, cos;
+} sincosresult;
+
+/* libm's sincos under another name: gcc expands the builtin sincos into a
+ * call with no source line, and tests/stackusage.py needs the line to see
+ * that the call comes after the stack check. */
+extern void libm_sincos(double x, double *sin, double *cos) __asm__("sincos");
+
+sincosresult math_libmSincos(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	sincosresult r;
+	libm_sincos(x, &r.sin, &r.cos);
+	return r;
+}
+
+/* lgamma_r: the logarithm of |Gamma(x)| and the sign of Gamma(x) (the
+ * reentrant variant: lgamma would write the global signgam). */
+typedef struct {
+	double lg;
+	int64_t sign;
+} lgammaresult;
+
+lgammaresult math_libmLgamma(G *g, double x) {
+	RT_STACKCHECK(g, LIBM_STACK, );
+	int sign;
+	double lg = lgamma_r(x, &sign);
+	return (lgammaresult){lg, sign};
 }
 
 /* FMA: x*y + z rounded once (libm's fma: VFMADD where the processor has
