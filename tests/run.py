@@ -10,7 +10,7 @@ limit and is killed, and reported as hung, if it exceeds it.
   the few programs testdata/run/STACKFORCEMOVE lists then move their stacks
   at one call in N, for the reason it gives).
 """
-import os, re, subprocess, sys, tempfile, concurrent.futures, time
+import os, re, subprocess, sys, tempfile, concurrent.futures, time, hashlib
 
 def cut(out):
     """Drop the traceback of an uncaught panic (and Go's [signal ...] line),
@@ -56,16 +56,66 @@ def runenv(name, rates):
     knobs = ["stackforcemove=%d" % rates[name] if k == "stackforcemove=1" else k for k in knobs]
     return dict(os.environ, GLDEBUG=",".join(knobs))
 
+_toolstate = None
+
+def toolstate(glc):
+    """What else an executable depends on besides its source: glc, the
+    runtime library and every file of the standard library it builds with
+    (named by path, size and modification time), and the environment that
+    changes a build."""
+    global _toolstate
+    if _toolstate is None:
+        h = hashlib.sha256()
+        env = dict(l.split("=", 1) for l in subprocess.run([glc, "env"], capture_output=True, text=True).stdout.splitlines() if "=" in l)
+        files = [glc, os.path.join(env["GLROOT_LIB"].strip('"'), "libglrt.a")]
+        for root, _, fs in os.walk(env["GLROOT_STDLIB"].strip('"')):
+            files += [os.path.join(root, f) for f in fs]
+        for f in sorted(files):
+            st = os.stat(f)
+            h.update(("%s %d %d\n" % (f, st.st_size, st.st_mtime_ns)).encode())
+        for v in ("CC", "GLCPARTS", "GLCACHE"):
+            h.update(("%s=%s\n" % (v, os.environ.get(v, ""))).encode())
+        _toolstate = h.digest()
+    return _toolstate
+
+def cachedexe(glc, src):
+    """$GLTEST_BINCACHE/<key>: where the executable built from src is kept,
+    so that the suites that run the same programs again under other GLDEBUG
+    knobs (run-stackforcemove.sh, gcstress.sh) do not build them again.
+    None without GLTEST_BINCACHE."""
+    cache = os.environ.get("GLTEST_BINCACHE")
+    if not cache:
+        return None
+    h = hashlib.sha256(toolstate(glc))
+    srcs = [src] if not os.path.isdir(src) else sorted(os.path.join(src, f) for f in os.listdir(src))
+    for f in srcs:
+        h.update(f.encode() + b"\0" + open(f, "rb").read())
+    os.makedirs(cache, exist_ok=True)
+    return os.path.join(cache, h.hexdigest()[:32])
+
+def build(glc, src, exe):
+    """Build src into exe (or find it in the cache): None, or what failed."""
+    cached = cachedexe(glc, src)
+    if cached and os.path.exists(cached):
+        return None, cached
+    out = cached + ".%d.tmp" % os.getpid() if cached else exe
+    try:
+        b = subprocess.run([glc, "build", "-o", out, src], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "glc hung", exe
+    if b.returncode != 0:
+        return "build failed (status %d):\n%s" % (b.returncode, b.stderr[-3000:]), exe
+    if cached:
+        os.replace(out, cached)  # atomic: a suite running beside may build it too
+        return None, cached
+    return None, exe
+
 def runone(name, tmp, d, glc, limit, rates={}):
     src = os.path.join(d, name) if os.path.isdir(os.path.join(d, name)) else os.path.join(d, name + ".gl")
-    exe = os.path.join(tmp, name)
     t0 = time.time()
-    try:
-        b = subprocess.run([glc, "build", "-o", exe, src], capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        return name, ["glc hung"], 0
-    if b.returncode != 0:
-        return name, ["build failed (status %d):\n%s" % (b.returncode, b.stderr[-3000:])], 0
+    err, exe = build(glc, src, os.path.join(tmp, name))
+    if err:
+        return name, [err], 0
     try:
         p = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=limit, cwd=tmp,
                            env=runenv(name, rates))
