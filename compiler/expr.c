@@ -1813,7 +1813,7 @@ static Type *checkconversion(Node *n, Type *t) {
 				return fail(n);
 			}
 			if (isinteger(tu) && c->kind != CK_INT)
-				c = cint(ctoint(c));
+				x->cv = c = cconvert(c, CK_INT); /* Go shows the integer in the message */
 			if (!crepresentable(c, t, &r)) {
 				errorat(x->pos, "cannot convert %s to type %s (overflows)", opdesc(x), ts(t));
 				return fail(n);
