@@ -1201,6 +1201,8 @@ static bool floatlit(Real *r, const char *s) {
 			return false;
 		exp = parseexp(p);
 		p = q + strspn(q, "0123456789");
+		if (exp < INT32_MIN || exp > INT32_MAX) /* Go's bound on the written exponent */
+			return false;
 	} else if (hex)
 		return false;
 	if (*p)
