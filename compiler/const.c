@@ -419,6 +419,10 @@ static bool rround(const Real *r, int p, int emin, int emax, long double *out) {
 	mpz_t m;
 	mpz_init(m);
 	qround(m, r->q, r->e - u);
+	if (zbits(m) > p) { /* rounded up to 2^p: keep p bits (for p = 64, a word) */
+		mpz_tdiv_q_2exp(m, m, 1);
+		u++;
+	}
 	bool ok = zbits(m) - 1 + u <= emax;
 	*out = ok ? sign * ldexpl((long double)mpz_get_ui(m), (int)u) : sign * INFINITY;
 	mpz_clear(m);
@@ -1130,7 +1134,8 @@ static bool decimal(Real *r, const char *digits, int64_t exp10) {
 	mpz_init_set_str(m, digits, 10);
 	mpq_set_z(r->q, m);
 	r->e = 0;
-	int64_t mag = (int64_t)strlen(digits) + exp10; /* |r| < 10^mag */
+	const char *sig = digits + strspn(digits, "0");
+	int64_t mag = (int64_t)strlen(sig) + exp10; /* |r| < 10^mag */
 	bool ok = true;
 	if (mpz_sgn(m) == 0) {
 	} else if (mag > 646456994) {

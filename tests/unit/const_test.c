@@ -109,6 +109,9 @@ int main(void) {
 	CHECK(ciszero(F("1e-1000000000")), "1e-1000000000 underflows to 0");
 	CHECK(ciszero(F("0x1p-2147483648")), "0x1p-2147483648 underflows to 0");
 	e0 = nerrors();
+	CHECK(cisintegral(F("0.0000000001e646457000")) && nerrors() == e0, "leading zeros do not count toward the limit");
+	CHECK(ctofloat(F("0x1.ffffffffffffffffp0")) == 2.0L, "long double rounding up to the next power of two");
+	e0 = nerrors();
 	CHECK(F("1e-3000000000") && nerrors() > e0, "an exponent beyond 32 bits is malformed");
 	e0 = nerrors();
 	CHECK(mul(F("1e600000000"), F("1e600000000")) == NULL && nerrors() > e0, "1e600000000 squared is not representable");
