@@ -277,8 +277,9 @@ static const char *intconst(i128 v, Type *t) {
 	return xprintf("((%s)%lldll)", ct, s);
 }
 
-static const char *floatconst(long double f, bool f32) {
-	double d = f32 ? (double)(float)f : (double)f;
+/* c's real part, rounded (once) to float32 or float64, in C: %a is exact */
+static const char *floatconst(Const *c, bool f32) {
+	double d = ctodouble(c, f32);
 	if (d == 0)
 		return f32 ? "0.0f" : "0.0";
 	return xprintf(f32 ? "((float)%a)" : "%a", d);
@@ -297,27 +298,27 @@ const char *cvalue(Const *c, Type *t) {
 		return strlit(c->s, c->slen);
 	case CK_INT:
 		if (isfloat(u))
-			return floatconst(ctofloat(c), u->kind == T_FLOAT32);
+			return floatconst(c, u->kind == T_FLOAT32);
 		if (iscomplex(u))
 			return xprintf("__builtin_complex((%s)%s, (%s)0)", u->kind == T_COMPLEX64 ? "float" : "double",
-				       floatconst(ctofloat(c), u->kind == T_COMPLEX64), u->kind == T_COMPLEX64 ? "float" : "double");
+				       floatconst(c, u->kind == T_COMPLEX64), u->kind == T_COMPLEX64 ? "float" : "double");
 		return intconst(ctoint(c), t);
 	case CK_FLOAT:
 		if (isinteger(u))
-			return intconst((i128)c->f, t);
+			return intconst(ctoint(c), t);
 		if (iscomplex(u))
 			return xprintf("__builtin_complex((%s)%s, (%s)0)", u->kind == T_COMPLEX64 ? "float" : "double",
-				       floatconst(c->f, u->kind == T_COMPLEX64), u->kind == T_COMPLEX64 ? "float" : "double");
-		return floatconst(c->f, u->kind == T_FLOAT32);
+				       floatconst(c, u->kind == T_COMPLEX64), u->kind == T_COMPLEX64 ? "float" : "double");
+		return floatconst(c, u->kind == T_FLOAT32);
 	case CK_COMPLEX:
 		if (iscomplex(u)) {
 			bool f32 = u->kind == T_COMPLEX64;
-			return xprintf("__builtin_complex((%s)%s, (%s)%s)", f32 ? "float" : "double", floatconst(c->re, f32),
-				       f32 ? "float" : "double", floatconst(c->im, f32));
+			return xprintf("__builtin_complex((%s)%s, (%s)%s)", f32 ? "float" : "double", floatconst(c, f32),
+				       f32 ? "float" : "double", floatconst(cimagpart(c), f32));
 		}
 		if (isfloat(u))
-			return floatconst(c->re, u->kind == T_FLOAT32);
-		return intconst((i128)c->re, t);
+			return floatconst(c, u->kind == T_FLOAT32);
+		return intconst(ctoint(c), t);
 	}
 	return "0";
 }

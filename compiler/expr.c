@@ -1180,8 +1180,7 @@ static Type *checkbinary(Node *n) {
 		return fail(n);
 	if ((n->op == TK_QUO || n->op == TK_REM) && y->cv && isnumeric(yt)) {
 		Const *z = y->cv;
-		bool zero = (z->kind == CK_INT && ctoint(z) == 0) || (z->kind == CK_FLOAT && z->f == 0) ||
-			    (z->kind == CK_COMPLEX && z->re == 0 && z->im == 0);
+		bool zero = ciszero(z);
 		if (zero && (isinteger(xt) || x->cv)) {
 			errorat(y->pos, "invalid operation: division by zero");
 			return fail(n);
@@ -1201,7 +1200,7 @@ static Type *checkbinary(Node *n) {
 				  : k == CK_FLOAT ? types[T_UNTYPED_FLOAT] : k == CK_COMPLEX ? types[T_UNTYPED_COMPLEX] : xt;
 			if (xt->kind == T_UNTYPED_FLOAT || yt->kind == T_UNTYPED_FLOAT)
 				if (k == CK_INT && n->op != TK_REM)
-					n->type = types[T_UNTYPED_FLOAT], c = cfloat(ctofloat(c));
+					n->type = types[T_UNTYPED_FLOAT], c = cconvert(c, CK_FLOAT);
 			if (k == CK_STRING)
 				n->type = types[T_UNTYPED_STRING];
 			if (k == CK_BOOL)
@@ -1814,7 +1813,7 @@ static Type *checkconversion(Node *n, Type *t) {
 				return fail(n);
 			}
 			if (isinteger(tu) && c->kind != CK_INT)
-				c = cint(ctoint(c));
+				x->cv = c = cconvert(c, CK_INT); /* Go shows the integer in the message */
 			if (!crepresentable(c, t, &r)) {
 				errorat(x->pos, "cannot convert %s to type %s (overflows)", opdesc(x), ts(t));
 				return fail(n);
@@ -2157,7 +2156,7 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 					if (((Node *)a->v[i])->type->kind > bt->kind)
 						bt = ((Node *)a->v[i])->type;
 				if (isnumeric(bt) && n->cv->kind == CK_INT && bt->kind == T_UNTYPED_FLOAT)
-					n->cv = cfloat(ctofloat(n->cv));
+					n->cv = cconvert(n->cv, CK_FLOAT);
 			}
 			n->type = t ? t : bt;
 			return n->type;
@@ -2182,7 +2181,7 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 		if (isuntyped(it) && !isuntyped(rt))
 			convertuntyped(im, rt), it = rt;
 		if (re->cv && im->cv && isuntyped(rt)) {
-			n->cv = ccomplex(ctofloat(re->cv), ctofloat(im->cv));
+			n->cv = cmkcomplex(re->cv, im->cv);
 			n->type = types[T_UNTYPED_COMPLEX];
 			return n->type;
 		}
@@ -2197,7 +2196,7 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 		}
 		n->type = under(rt)->kind == T_FLOAT32 ? types[T_COMPLEX64] : types[T_COMPLEX128];
 		if (re->cv && im->cv)
-			n->cv = ccomplex(ctofloat(re->cv), ctofloat(im->cv));
+			n->cv = cmkcomplex(re->cv, im->cv);
 		return n->type;
 	}
 	case B_REAL:
@@ -2209,7 +2208,7 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 			return fail(n);
 		if (x->cv && isuntyped(t)) {
 			Const *c = cconvert(x->cv, CK_COMPLEX);
-			n->cv = cfloat(b == B_REAL ? c->re : c->im);
+			n->cv = b == B_REAL ? crealpart(c) : cimagpart(c);
 			n->type = types[T_UNTYPED_FLOAT];
 			return n->type;
 		}
@@ -2219,7 +2218,7 @@ static Type *checkbuiltin(Node *n, int b, bool stmt) {
 		}
 		n->type = under(t)->kind == T_COMPLEX64 ? types[T_FLOAT32] : types[T_FLOAT64];
 		if (x->cv) {
-			n->cv = cfloat(b == B_REAL ? x->cv->re : x->cv->im);
+			n->cv = b == B_REAL ? crealpart(x->cv) : cimagpart(x->cv);
 		}
 		return n->type;
 	}

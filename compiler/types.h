@@ -3,6 +3,7 @@
 #define GLC_TYPES_H
 
 #include "ast.h"
+#include <gmp.h>
 
 typedef struct Package Package;
 typedef struct Field Field;
@@ -161,12 +162,17 @@ typedef __int128 i128;
 typedef struct Big {
 	uint64_t w[BIGW];
 } Big;
+/* An untyped float: q * 2^e, q an exact rational (const.c says when e is
+ * not 0 and the value is rounded). */
+typedef struct Real {
+	mpq_t q;
+	int64_t e;
+} Real;
 struct Const {
 	int kind;
 	bool b;
 	Big i;
-	long double f;
-	long double re, im;
+	Real re, im;        /* CK_FLOAT: re; CK_COMPLEX: re + im*i */
 	const char *s;
 	int64_t slen;
 };
@@ -190,7 +196,12 @@ bool cisint(Const *c);                       /* value is integral */
 bool cisintegral(Const *c);                  /* integral, even beyond 512 bits */
 i128 ctoint(Const *c);          /* saturated to 128 bits */
 bool cfits64(Const *c, bool unsig); /* an integer constant fits int64 (or uint64) */
-long double ctofloat(Const *c);
+long double ctofloat(Const *c);  /* the real part, rounded to a long double */
+double ctodouble(Const *c, bool f32); /* the real part correctly rounded to float64 (float32) */
+Const *crealpart(Const *c);          /* a numeric constant's real part, CK_FLOAT */
+Const *cimagpart(Const *c);          /* its imaginary part, CK_FLOAT */
+Const *cmkcomplex(Const *re, Const *im); /* complex(re, im) of numeric constants */
+bool ciszero(Const *c);
 
 /* ---- types ---- */
 extern Type *types[T_NKINDS];        /* the basic and untyped types */
