@@ -172,7 +172,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         warmcache(glc, tmp)
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+            times = []
             for name, probs, el in ex.map(lambda n: runone(n, tmp, d, glc, limit, rates), names):
+                times.append((el, name))
                 if probs:
                     failed += 1
                     print("FAIL %s" % name)
@@ -180,6 +182,8 @@ def main():
                         print("    " + pr.replace("\n", "\n    "))
     print("run: %d programs, %d failed%s" % (len(names), failed,
           " (GLDEBUG=%s)" % os.environ["GLDEBUG"] if os.environ.get("GLDEBUG") else ""))
+    times.sort(reverse=True)
+    print("slowest (build and run): " + ", ".join("%s %.1f s" % (n, t) for t, n in times[:6]))
     sys.exit(1 if failed else 0)
 
 if __name__ == "__main__":
