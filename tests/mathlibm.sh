@@ -11,14 +11,7 @@ for src in "$top_srcdir"/testdata/runtime/math_*.gl; do
 	n=$(basename "$src" .gl)
 	build "$n" "$src" || continue
 	for dbg in "" stackforcemove=1; do
-		GLDEBUG=$dbg timeout 60 "$tmp/$n" >"$tmp/$n.got" 2>&1
-		rc=$?
-		if [ $rc -ne 0 ] || ! cmp -s "$tmp/$n.got" "${src%.gl}.out"; then
-			fail "$n (GLDEBUG=$dbg): exit $rc"
-			diff "${src%.gl}.out" "$tmp/$n.got" | head -20 | sed 's/^/    /'
-		else
-			echo "ok   $n${dbg:+ (GLDEBUG=$dbg)}"
-		fi
+		check "$n" "$src" 60 "GLDEBUG=$dbg"
 	done
 done
 exit $status

@@ -25,14 +25,7 @@ for src in "$top_srcdir"/testdata/runtime/preempt_*.gl "$top_srcdir"/testdata/ru
 	n=$(basename "$src" .gl)
 	build "$n" "$src" || continue
 	for dbg in "" stackforcemove=1; do
-		GLDEBUG=$dbg timeout 120 "$tmp/$n" >"$tmp/$n.got" 2>&1
-		rc=$?
-		if [ $rc -ne 0 ] || ! cmp -s "$tmp/$n.got" "$top_srcdir/testdata/runtime/$n.out"; then
-			fail "$n (GLDEBUG=$dbg): exit $rc"
-			diff "$top_srcdir/testdata/runtime/$n.out" "$tmp/$n.got" | head -20 | sed 's/^/    /'
-		else
-			echo "ok   $n${dbg:+ (GLDEBUG=$dbg)}"
-		fi
+		check "$n" "$src" 120 "GLDEBUG=$dbg"
 	done
 done
 

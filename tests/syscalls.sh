@@ -18,17 +18,8 @@
 for src in "$top_srcdir"/testdata/runtime/netpoll_*.gl; do
 	n=$(basename "$src" .gl)
 	build "$n" "$src" || continue
-	want=0
-	[ -f "${src%.gl}.exit" ] && want=$(cat "${src%.gl}.exit")
 	for env in GLMAXPROCS=1 GLMAXPROCS=2 GLMAXPROCS=4 GLDEBUG=stackforcemove=1; do
-		env $env GLTRACEBACK=none timeout 60 "$tmp/$n" >"$tmp/$n.got" 2>&1
-		rc=$?
-		if [ $rc -ne "$want" ] || ! cmp -s "$tmp/$n.got" "${src%.gl}.out"; then
-			fail "$n ($env): exit $rc, want $want"
-			diff "${src%.gl}.out" "$tmp/$n.got" | head -20 | sed 's/^/    /'
-		else
-			echo "ok   $n ($env)"
-		fi
+		check "$n" "$src" 60 "$env GLTRACEBACK=none"
 	done
 done
 

@@ -1,8 +1,8 @@
 # tests/testlib.sh — what the shell test drivers (preempt.sh, syscalls.sh)
 # share; they source it after setting nothing.  Gives: here (tests/),
 # top_srcdir, GLC, a temporary directory tmp removed at exit, status (0,
-# set to 1 by fail) and build NAME SOURCE (glc build into $tmp/NAME; a
-# failure is reported with glc's output).
+# set to 1 by fail), build NAME SOURCE (glc build into $tmp/NAME; a
+# failure is reported with glc's output) and check NAME SOURCE LIMIT ENV.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=${top_srcdir:-$(dirname "$here")}
@@ -22,4 +22,21 @@ build() { # name source
 		sed 's/^/    /' "$tmp/$1.build"
 		return 1
 	}
+}
+
+# check NAME SOURCE LIMIT ENV: run $tmp/NAME (built from SOURCE) under
+# `env ENV`, killed after LIMIT seconds; its combined output must equal
+# SOURCE's .out (written by hand: testdata/runtime) and its exit status
+# SOURCE's .exit, 0 if there is none.
+check() {
+	want=0
+	[ -f "${2%.gl}.exit" ] && want=$(cat "${2%.gl}.exit")
+	env $4 timeout "$3" "$tmp/$1" >"$tmp/$1.got" 2>&1
+	rc=$?
+	if [ $rc -ne "$want" ] || ! cmp -s "$tmp/$1.got" "${2%.gl}.out"; then
+		fail "$1 ($4): exit $rc, want $want"
+		diff "${2%.gl}.out" "$tmp/$1.got" | head -20 | sed 's/^/    /'
+	else
+		echo "ok   $1 ($4)"
+	fi
 }
