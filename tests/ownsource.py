@@ -3,7 +3,7 @@
 check.
 
 1. No file of stdlib/, runtime/ or compiler/ carries another project's
-   copyright notice or says it was ported from one.
+   copyright notice or a line saying the file came from its source.
 2. With Go's source installed (GOROOT/src, from `go env GOROOT`, or the
    Debian path), no stdlib file follows Go's source of the same package line
    by line: a line counts as shared when it lies in a run of RUN consecutive
@@ -19,7 +19,7 @@ import os, re, subprocess, sys
 RUN = 4
 FILEMAX = 0.30
 TOTALMAX = 0.10
-NOTICE = re.compile(r"go authors|ported .*from go|copyright \d{4} the", re.I)
+NOTICE = re.compile(r"go\sauthors|\bported\s(to\sgl\s)?from|\bported\s.*from\sgo|\btranslated\sfrom|copyright\s\d{4}\sthe", re.I)
 
 
 def codelines(text):

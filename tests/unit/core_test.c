@@ -84,7 +84,7 @@ static const uint8_t mask64[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 static const GlType t_ptrarr = {.size = 512, .ptrdata = 512, .kind = GL_KIND_ARRAY, .align = 8,
 				.gcdata = mask64, .str = {(const uint8_t *)"[64]*int", 8}, .elem = &t_ptr, .len = 64};
 
-/* ---- failures, reported from g0 ---- */
+/* ---- failures, reported on g0 ---- */
 static int failures;
 static const char *failwhat;
 static int failline;
