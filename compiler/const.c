@@ -241,18 +241,23 @@ static bool ztobig(const mpz_t z, Big *out) {
 
 static int64_t zbits(mpz_srcptr z) { return (int64_t)mpz_sizeinbase(z, 2); }
 
-/* floor(log2 |q|) for q != 0 */
+/* n/d = |q| * 2^s, as two integers (n and d initialized) */
+static void qscaled(mpz_ptr n, mpz_ptr d, mpq_srcptr q, int64_t s) {
+	mpz_abs(n, mpq_numref(q));
+	mpz_set(d, mpq_denref(q));
+	if (s >= 0)
+		mpz_mul_2exp(n, n, (mp_bitcnt_t)s);
+	else
+		mpz_mul_2exp(d, d, (mp_bitcnt_t)-s);
+}
+
+/* floor(log2 |q|) for q != 0: the bit lengths give it or one more */
 static int64_t qlog2(mpq_srcptr q) {
 	int64_t l = zbits(mpq_numref(q)) - zbits(mpq_denref(q));
 	mpz_t n, d;
 	mpz_init(n);
 	mpz_init(d);
-	mpz_abs(n, mpq_numref(q));
-	mpz_set(d, mpq_denref(q));
-	if (l >= 0)
-		mpz_mul_2exp(d, d, (mp_bitcnt_t)l);
-	else
-		mpz_mul_2exp(n, n, (mp_bitcnt_t)-l);
+	qscaled(n, d, q, -l);
 	if (mpz_cmp(n, d) < 0)
 		l--;
 	mpz_clear(n);
@@ -269,12 +274,7 @@ static void qround(mpz_ptr m, mpq_srcptr q, int64_t s) {
 	mpz_init(n);
 	mpz_init(d);
 	mpz_init(rem);
-	mpz_abs(n, mpq_numref(q));
-	mpz_set(d, mpq_denref(q));
-	if (s >= 0)
-		mpz_mul_2exp(n, n, (mp_bitcnt_t)s);
-	else
-		mpz_mul_2exp(d, d, (mp_bitcnt_t)-s);
+	qscaled(n, d, q, s);
 	mpz_tdiv_qr(m, rem, n, d);
 	mpz_mul_2exp(rem, rem, 1); /* the sticky remainder against half */
 	int c = mpz_cmp(rem, d);
