@@ -10,8 +10,6 @@
 for src in "$top_srcdir"/testdata/runtime/math_*.gl; do
 	n=$(basename "$src" .gl)
 	build "$n" "$src" || continue
-	for dbg in "" stackforcemove=1; do
-		check "$n" "$src" 60 "GLDEBUG=$dbg"
-	done
+	checkmoved "$n" "$src" 60
 done
 exit $status

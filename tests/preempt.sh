@@ -24,9 +24,7 @@
 for src in "$top_srcdir"/testdata/runtime/preempt_*.gl "$top_srcdir"/testdata/runtime/gc_*.gl; do
 	n=$(basename "$src" .gl)
 	build "$n" "$src" || continue
-	for dbg in "" stackforcemove=1; do
-		check "$n" "$src" 120 "GLDEBUG=$dbg"
-	done
+	checkmoved "$n" "$src" 120
 done
 
 # 2. asyncpreemptoff

@@ -2,7 +2,8 @@
 # share; they source it after setting nothing.  Gives: here (tests/),
 # top_srcdir, GLC, a temporary directory tmp removed at exit, status (0,
 # set to 1 by fail), build NAME SOURCE (glc build into $tmp/NAME; a
-# failure is reported with glc's output) and check NAME SOURCE LIMIT ENV.
+# failure is reported with glc's output), check NAME SOURCE LIMIT ENV and
+# checkmoved NAME SOURCE LIMIT.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=${top_srcdir:-$(dirname "$here")}
@@ -39,4 +40,12 @@ check() {
 	else
 		echo "ok   $1 ($4)"
 	fi
+}
+
+# checkmoved NAME SOURCE LIMIT: check as it is and with every stack moved
+# at every function entry (GLDEBUG=stackforcemove=1).
+checkmoved() {
+	for dbg in "" stackforcemove=1; do
+		check "$1" "$2" "$3" "GLDEBUG=$dbg"
+	done
 }
