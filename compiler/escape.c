@@ -159,6 +159,32 @@ static Type *elemtype(Type *lit, Node *el, int i) {
 	return i < u->fields.n ? ((Field *)u->fields.v[i])->type : NULL;
 }
 
+/* The sources of an integer expression converted to unsafe.Pointer: the
+ * pointers converted to integers inside its arithmetic, as in
+ * unsafe.Pointer(uintptr(unsafe.Pointer(&x)) + off) (the unsafe package's
+ * pattern 3, which Go's escape analysis follows the same way).  An
+ * integer variable in it gives nothing: a uintptr does not keep what it
+ * was taken from. */
+static void unsafesources(Esc *e, Node *n, Vec *roots, Vec *holds) {
+	while (n->kind == N_PAREN)
+		n = n->a;
+	if (n->kind == N_CALL && (n->flags & NF_CONVERSION) && n->list.n == 1) {
+		Node *x = n->list.v[0];
+		if (x->type && under(x->type)->kind == T_UNSAFEPTR)
+			sources(e, x, roots, holds);
+		else if (x->type && isinteger(x->type))
+			unsafesources(e, x, roots, holds);
+		return;
+	}
+	if (n->kind == N_UNARY)
+		unsafesources(e, n->a, roots, holds);
+	if (n->kind == N_BINARY) {
+		unsafesources(e, n->a, roots, holds);
+		if (n->op != TK_SHL && n->op != TK_SHR) /* a shift count is a number */
+			unsafesources(e, n->b, roots, holds);
+	}
+}
+
 /* The sources of &x: a local's address (x, x.f, x[i] of an array), or,
  * when x's storage is reached through a pointer or a slice (p.f, s[i],
  * *p), whatever that pointer or slice holds. */
@@ -251,6 +277,16 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 			 * []rune(s)) hold nothing; the others keep the value */
 			if (!to || under(to)->kind == T_STRING || (x->type && under(x->type)->kind == T_STRING))
 				return;
+			/* a uintptr (or any value without pointers) holds no
+			 * address: uintptr(unsafe.Pointer(&x)) does not keep x
+			 * on the heap, as in Go — which is why such a uintptr
+			 * goes stale when the stack moves */
+			if (!haspointers(to))
+				return;
+			if (under(to)->kind == T_UNSAFEPTR && x->type && isinteger(x->type)) {
+				unsafesources(e, x, roots, holds);
+				return;
+			}
 			sourcesinto(e, x, to, roots, holds);
 			return;
 		}
