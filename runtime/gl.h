@@ -353,6 +353,11 @@ struct G {
 				  * may not start running (execute waits) */
 	uintptr_t *asyncregs;    /* while stopped by asyncPreempt: its register
 				  * save area on this stack (preempt_amd64.S) */
+	/* The goroutine dump of a dying process (traceback.c): what this G
+	 * was before suspendG stopped it, kept here so that printing a fatal
+	 * error needs no memory of its own. */
+	uint32_t dumpstatus, dumpreason;
+	bool dumpgot;            /* stopped: its saved state is valid */
 };
 
 /* ---- the prologue and data frames ---- */

@@ -26,11 +26,62 @@
 
 #include <sys/mman.h>
 
+/* Memory for the fatal-error path.  Printing a fatal error builds the
+ * pc tables of the traceback on first use, and "out of memory" is a fatal
+ * error: when mmap refuses, a dying M takes memory from here instead, so
+ * the message and the tracebacks still come out.  Mapped at start-up but
+ * never touched unless needed (MAP_NORESERVE: address space only). */
+static uint8_t *dyingnext, *dyingend;
+
+void sysReserveForDying(uint64_t n) {
+	n = roundpage(n);
+	uint8_t *p = sys_mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);
+	if (p != NULL)
+		dyingnext = p, dyingend = p + n;
+}
+
+static void *allocfordying(uint64_t n) {
+	n = roundpage(n);
+	uint8_t *p = __atomic_fetch_add(&dyingnext, n, __ATOMIC_RELAXED);
+	return p != NULL && p + n <= dyingend ? p : NULL;
+}
+
+static bool dying(void) {
+	return tls_g != NULL && tls_g->m->dying > 0;
+}
+
+/* Go's words for memory the kernel refused, with what it was for, then
+ * the fatal error.  Prints from fixed buffers only. */
+void sysOutOfMemory(uint64_t n, const char *what) {
+	uint64_t inuse = memstats.heap_sys + memstats.stacks_sys + memstats.gc_sys + memstats.other_sys;
+	printlock();
+	prints("runtime: out of memory: cannot allocate ");
+	printuint(n);
+	prints("-byte block (");
+	printuint(inuse);
+	prints(" in use) for ");
+	prints(what);
+	prints("\n");
+	printunlock();
+	gl_throw("out of memory");
+}
+
+/* What memory accounted in stat is for, as an out-of-memory report says. */
+static const char *statname(const uint64_t *stat) {
+	if (stat == &memstats.stacks_sys)
+		return "a goroutine stack (mmap failed)";
+	if (stat == &memstats.gc_sys)
+		return "the heap's metadata (mmap failed)";
+	return "the runtime's own records (mmap failed)";
+}
+
 /* n bytes of zeroed memory from the OS, accounted in *stat. */
 void *sysAlloc(uint64_t n, uint64_t *stat) {
 	void *p = sys_mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
+	if (p == NULL && dying())
+		p = allocfordying(n);
 	if (p == NULL)
-		gl_throw("out of memory");
+		sysOutOfMemory(n, statname(stat));
 	if (stat != NULL)
 		__atomic_fetch_add(stat, n, __ATOMIC_RELAXED);
 	return p;
@@ -65,7 +116,7 @@ void *sysReserve(void *hint, uint64_t n) {
 void sysMap(void *p, uint64_t n, uint64_t *stat) {
 	void *q = sys_mmap(p, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
 	if (q != p)
-		gl_throw("out of memory"); /* Go: cannot map pages in arena address space */
+		sysOutOfMemory(n, "the heap (mmap failed)");
 	if (stat != NULL)
 		__atomic_fetch_add(stat, n, __ATOMIC_RELAXED);
 }

@@ -149,7 +149,7 @@ static uintptr_t reserveArenas(uint64_t n) {
 	if (a == 0) { /* anywhere: reserve an arena more and trim to alignment */
 		uintptr_t p = (uintptr_t)sysReserve(NULL, n + heapArenaBytes);
 		if (p == 0)
-			gl_throw("out of memory: cannot reserve arena");
+			sysOutOfMemory(n + heapArenaBytes, "the heap's address space (mmap failed)");
 		a = (p + heapArenaBytes - 1) & ~(uintptr_t)(heapArenaBytes - 1);
 		if (a > p)
 			sys_munmap((void *)p, a - p);

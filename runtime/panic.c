@@ -645,9 +645,11 @@ static void throw_m(void *arg) {
 	const char *msg = arg;
 	M *mp = getm();
 	if (mp->dying >= 2) { /* a throw while throwing: say so and stop */
+		printlock(); /* its unlock writes what the outer throw had buffered */
 		prints("fatal error: ");
 		prints(msg);
 		prints(" (while dying)\n");
+		printunlock();
 		sys_exit(2);
 	}
 	mp->dying = 2;

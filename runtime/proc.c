@@ -2540,6 +2540,7 @@ static void schedinit(void) {
 	parsedebugvars();
 	mallocinit();
 	stackinit();
+	tracebackinit();
 	netpollinit();
 	alginit();
 	initsig();

@@ -439,6 +439,7 @@ extern mstats memstats;
 extern uintptr_t maxstacksize; /* Go's maxstacksize; tests may lower it */
 GlStack stackalloc(uint64_t n);
 void stackfree(GlStack stk);
+void stackretire(GlStack old, uintptr_t sp); /* copystack's old stack, used from sp */
 void stackcache_clear(P *pp);
 void stackfreeunused(void); /* runtime.GC: unused stack memory back to the OS */
 void gfreestacks(void);     /* runtime.GC: free the stacks of the global dead Gs */
@@ -448,13 +449,19 @@ void shrinkstack(G *g);
 bool isShrinkStackSafe(G *g);
 void shrinkstacks(void); /* every G that qualifies; world stopped, on g0 */
 uintptr_t stackguard(G *g); /* the stackguard0 g should have */
-bool stalestack(uintptr_t addr, uintptr_t *lo, uintptr_t *hi);
 bool stackguardpage(uintptr_t addr);
+/* stackpoison.c: the stacks of GLDEBUG=stackforcemove */
+GlStack stackallocforcemove(uint64_t n);
+void stackfreeforcemove(GlStack stk, uintptr_t sp); /* [sp, hi) was in use */
+bool stalestack(uintptr_t addr, uintptr_t *lo, uintptr_t *hi);
 void stackinit(void);
+void tracebackinit(void); /* traceback.c: memory for a dying traceback */
 
 /* malloc.c; mem_linux.c (sys*: memory from the kernel) */
 void mallocinit(void);
 void *sysAlloc(uint64_t n, uint64_t *stat);
+GL_NORETURN void sysOutOfMemory(uint64_t n, const char *what);
+void sysReserveForDying(uint64_t n); /* start-up: memory for printing a fatal error */
 void sysFree(void *p, uint64_t n, uint64_t *stat);
 void *sysAllocAligned(uint64_t n, uint64_t align, uint64_t *stat);
 void *sysReserve(void *hint, uint64_t n);
@@ -674,6 +681,10 @@ static inline void prints(const char *s) {
 }
 
 #define PAGESIZE 4096
+
+static inline uint64_t roundpage(uint64_t n) {
+	return (n + PAGESIZE - 1) & ~(uint64_t)(PAGESIZE - 1);
+}
 
 _Static_assert(offsetof(G, stackguard0) == G_stackguard0, "G.stackguard0");
 _Static_assert(offsetof(G, m) == G_m, "G.m");

@@ -51,7 +51,9 @@ static void sighandler(int sig, siginfo_t *info, void *ctx) {
 	G *g = tls_g;
 	M *mp = g != NULL ? g->m : &m0;
 	if (mp->dying >= 3) { /* a fault while reporting one */
+		printlock(); /* its unlock writes what was buffered before */
 		prints("fatal error: fault while printing a fault report\n");
+		printunlock();
 		sys_exit(2);
 	}
 	mp->dying = 3;
@@ -168,11 +170,19 @@ static void dumpregs(const greg_t *r) {
 static void sigdie(const char *name, siginfo_t *info, void *ctx) {
 	greg_t *r = ((ucontext_t *)ctx)->uc_mcontext.gregs;
 	G *g = tls_g;
-	if (g == NULL) /* a thread that is not an M */
+	if (g == NULL) { /* a thread that is not an M: no goroutines to show */
+		prints(name);
+		prints(" (on a thread the runtime does not run)\n");
 		sys_exit(2);
+	}
 	M *mp = g->m;
-	if (__atomic_exchange_n(&mp->dying, 3, __ATOMIC_ACQ_REL) >= 3)
-		sys_exit(2); /* a second SIGQUIT while this one prints */
+	if (__atomic_exchange_n(&mp->dying, 3, __ATOMIC_ACQ_REL) >= 3) {
+		printlock(); /* a second signal while this one prints */
+		prints(name);
+		prints(" (while printing the first)\n");
+		printunlock();
+		sys_exit(2);
+	}
 	/* what the signal interrupted: a goroutine running its own code, or
 	 * the runtime on g0 (then curg, if any, is in a systemstack call) */
 	G *gp = mp->curg;

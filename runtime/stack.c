@@ -14,15 +14,15 @@
  * under the scheduler (stackalloc/stackfree from newproc1 and goexit0).
  *
  * GLDEBUG=stackforcemove=1 makes every prologue check fail (stackguard0 =
- * hi) and newstack then moves the stack to a freshly mapped block of the
- * same size (more if needed) and makes the old block PROT_NONE, never to be
- * reused, so a stale pointer into the old stack faults at its first use
- * (the SIGSEGV handler names it).  Old blocks are unmapped oldest first
- * once they add up to more than 1 GiB of address space.  stackforcemove=N
+ * hi) and newstack then moves the stack to another block of the same size
+ * (more if needed) and makes the old block PROT_NONE for the next 4,096
+ * moves, so a stale pointer into the old stack faults at its first use
+ * (the SIGSEGV handler names it); stackpoison.c keeps those blocks.
+ * stackforcemove=N
  * (N > 1) moves at one check in N of each M instead: every prologue still
  * enters newstack, but only some move — for programs that make millions
- * of calls, where a move per call (a fresh mapping, its page faults and a
- * TLB shootdown for the poisoned one: 10-30 us) would take hours.
+ * of calls, where even a cheap move per call (two mprotect calls, one with
+ * a TLB shootdown) would take hours.
  */
 #define _GNU_SOURCE
 #include "rt.h"
@@ -58,91 +58,7 @@ static inline int stackorder(uint64_t n) {
 	return __builtin_ctzll(n) - stackMinShift;
 }
 
-/* ---- stackforcemove: one mapping per stack, old ones poisoned ---- */
-
-/* A poisoned (PROT_NONE) old block: [base, top) is the whole mapping,
- * [lo, hi) the stack it held. */
-typedef struct poisoned {
-	uintptr_t base, top, lo, hi;
-} poisoned;
-
-enum { maxPoisoned = 32768 };
-static const uint64_t maxPoisonedBytes = (uint64_t)1 << 30;
-static poisoned *poisonring; /* FIFO of poisoned blocks */
-static uint32_t poisonhead, poisoncount;
-static uint64_t poisonbytes;
-
-enum { stackFill = 0xA5, STACKFILL_MAX = 8192 };
-
-static inline uint64_t roundpage(uint64_t n) {
-	return (n + PAGESIZE - 1) & ~(uint64_t)(PAGESIZE - 1);
-}
-
-/* A stack of n bytes in its own mapping, right above a PROT_NONE guard
- * page (lo is page-aligned even for a 2 KiB stack), so an overflow of the
- * reserve band faults too. */
-static GlStack stackallocfresh(uint64_t n) {
-	uint64_t len = PAGESIZE + roundpage(n);
-	uint8_t *base = sysAlloc(len, &memstats.stacks_sys);
-	sys_mprotect(base, PAGESIZE, PROT_NONE);
-	uintptr_t lo = (uintptr_t)base + PAGESIZE;
-	/* to find how deep it was used: only the bottom matters (the reserve
-	 * band and a little above), and filling a 64 MiB stack at every move
-	 * would make the stress mode crawl */
-	memset((void *)lo, stackFill, n < STACKFILL_MAX ? n : STACKFILL_MAX);
-	return (GlStack){lo, lo + n};
-}
-
-/* The lowest byte of stk anything wrote (the fill pattern is intact below
- * it): its distance from lo is how much of the reserve band was left. */
-static void measureheadroom(GlStack stk) {
-	const uint8_t *p = (const uint8_t *)stk.lo;
-	uint64_t n = stk.hi - stk.lo, i = 0;
-	if (n > STACKFILL_MAX)
-		n = STACKFILL_MAX;
-	while (i < n && p[i] == stackFill)
-		i++;
-	uint64_t cur = __atomic_load_n(&memstats.stack_min_headroom, __ATOMIC_RELAXED);
-	while (i < cur && !__atomic_compare_exchange_n(&memstats.stack_min_headroom, &cur, i, false,
-						       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-}
-
-/* Replace the block by a PROT_NONE reservation (frees its memory, keeps
- * the addresses from being reused) and remember it for the fault handler. */
-static void stackpoison(GlStack stk) {
-	measureheadroom(stk);
-	uintptr_t base = stk.lo - PAGESIZE, top = stk.lo + roundpage(stk.hi - stk.lo);
-	sys_mmap((void *)base, top - base, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE);
-	__atomic_fetch_sub(&memstats.stacks_sys, top - base, __ATOMIC_RELAXED);
-	if (poisonring == NULL)
-		poisonring = sysAlloc(maxPoisoned * sizeof(poisoned), NULL);
-	while (poisoncount == maxPoisoned || (poisoncount > 0 && poisonbytes + (top - base) > maxPoisonedBytes)) {
-		poisoned *old = &poisonring[poisonhead];
-		sys_munmap((void *)old->base, old->top - old->base);
-		poisonbytes -= old->top - old->base;
-		poisonhead = (poisonhead + 1) % maxPoisoned;
-		poisoncount--;
-	}
-	poisonring[(poisonhead + poisoncount) % maxPoisoned] = (poisoned){base, top, stk.lo, stk.hi};
-	poisoncount++;
-	poisonbytes += top - base;
-}
-
-/* Whether addr lies in a poisoned old stack; its bounds in *lo, *hi.  For
- * the SIGSEGV handler: reads only. */
-bool stalestack(uintptr_t addr, uintptr_t *lo, uintptr_t *hi) {
-	for (uint32_t i = 0; i < poisoncount; i++) {
-		const poisoned *p = &poisonring[(poisonhead + i) % maxPoisoned];
-		if (addr - p->base < p->top - p->base) {
-			*lo = p->lo;
-			*hi = p->hi;
-			return true;
-		}
-	}
-	return false;
-}
+/* ---- stackforcemove: stackpoison.c ---- */
 
 /* Whether addr lies just below the current goroutine's stack: in the guard
  * page of stackforcemove mode, or the page below lo otherwise. */
@@ -244,7 +160,7 @@ GlStack stackalloc(uint64_t n) {
 		gl_throw("stackalloc: bad size");
 	__atomic_fetch_add(&memstats.stacks_inuse, n, __ATOMIC_RELAXED);
 	if (gl_debug.stackforcemove)
-		return stackallocfresh(n);
+		return stackallocforcemove(n);
 	int order = stackorder(n);
 	P *pp = stackcacheP();
 	void *p;
@@ -267,9 +183,7 @@ void stackfree(GlStack stk) {
 	uint64_t n = stk.hi - stk.lo;
 	__atomic_fetch_sub(&memstats.stacks_inuse, n, __ATOMIC_RELAXED);
 	if (gl_debug.stackforcemove) {
-		lock(&stacklock); /* the poison ring */
-		stackpoison(stk);
-		unlock(&stacklock);
+		stackfreeforcemove(stk, 0);
 		return;
 	}
 	int order = stackorder(n);
@@ -286,6 +200,17 @@ void stackfree(GlStack stk) {
 	lock(&stacklock);
 	stackpoolfree((void *)stk.lo, order);
 	unlock(&stacklock);
+}
+
+/* The stack copystack moved from, whose frames were [sp, hi): under
+ * stackforcemove those are what a stale pointer can reach. */
+void stackretire(GlStack old, uintptr_t sp) {
+	if (gl_debug.stackforcemove) {
+		__atomic_fetch_sub(&memstats.stacks_inuse, old.hi - old.lo, __ATOMIC_RELAXED);
+		stackfreeforcemove(old, sp);
+		return;
+	}
+	stackfree(old);
 }
 
 /* ---- giving memory back (runtime.GC, world stopped) ---- */
@@ -487,7 +412,7 @@ void copystack(G *g, uint64_t newsize) {
 	}
 	if (g->stackguard0 != GL_STACK_PREEMPT)
 		g->stackguard0 = stackguard(g);
-	stackfree(old);
+	stackretire(old, sp);
 
 	int64_t ns = nanotime() - t0;
 	g->stackcopies++;

@@ -145,6 +145,13 @@ static void buildpctab(void) {
 		__builtin_ia32_pause();
 }
 
+/* At start-up: set memory aside for building the tables, should the first
+ * traceback be a fatal error's after mmap has failed (mem_linux.c). */
+void tracebackinit(void) {
+	uint64_t n = (uint64_t)(__stop_glpcln - __start_glpcln);
+	sysReserveForDying(n * (sizeof(pcrec) + sizeof(GlFuncInfo *)) + 2 * PAGESIZE);
+}
+
 /* Index of the nearest record strictly below pc (the record is emitted
  * just before the call whose return address pc is), or -1. */
 static int64_t findrec(uintptr_t pc) {
@@ -541,55 +548,46 @@ void tracebackg(G *gp) {
  * up to a deadline, and leaves it stopped: the process is dying.  The
  * status printed is the one it had before. */
 
-typedef struct dumpg {
-	G *gp;
-	uint32_t status, reason;
-	bool got; /* stopped (or never running), its saved state is valid */
-} dumpg;
-
-/* Stop gp for printing.  The goroutine of this M (in a systemstack call
- * or the scheduler) is not running its own code and is not waited for. */
-static void dumpsuspend(dumpg *d, int64_t deadline) {
-	G *gp = d->gp;
-	d->status = readgstatus(gp);
-	d->reason = gp->waitreason;
+/* Stop gp for printing, noting in it what it was.  The goroutine of this
+ * M (in a systemstack call or the scheduler) is not running its own code
+ * and is not waited for. */
+static void dumpsuspend(G *gp, int64_t deadline) {
+	gp->dumpstatus = readgstatus(gp);
+	gp->dumpreason = gp->waitreason;
 	if (gp->m != NULL && gp->m == getm()) {
-		d->got = true;
+		gp->dumpgot = true;
 		return;
 	}
 	suspendGState st = suspendG(gp, deadline);
-	d->got = st.g != NULL;
+	gp->dumpgot = st.g != NULL;
 	if (st.dead)
-		d->status = Gdead;
+		gp->dumpstatus = Gdead;
 }
 
-static void dumpprint(const dumpg *d) {
-	if (d->status == Gdead)
+static void dumpprint(G *gp) {
+	if (gp->dumpstatus == Gdead)
 		return;
 	prints("\n");
-	goroutineheaderstatus(d->gp, d->status, d->reason);
-	if (d->got && d->gp->sched.sp != 0)
-		tracebackg(d->gp);
+	goroutineheaderstatus(gp, gp->dumpstatus, gp->dumpreason);
+	if (gp->dumpgot && gp->sched.sp != 0)
+		tracebackg(gp);
 	else
 		prints("\tgoroutine running on other thread; stack unavailable\n");
 }
 
-/* Every goroutine but first, stopped, then printed (the array from mmap:
- * this may run in a signal handler). */
+/* Every goroutine but first, stopped, then printed.  No memory is asked
+ * for: this runs in signal handlers and after mmap has failed. */
 static void dumpothers(G *first, int64_t deadline) {
 	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
 	G **gs = __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
-	uint64_t size = (uint64_t)(n + 1) * sizeof(dumpg);
-	dumpg *d = sysAlloc(size, NULL);
-	int64_t k = 0;
+	for (int64_t i = 0; i < n; i++) {
+		if (gs[i] == first || readgstatus(gs[i]) == Gdead)
+			gs[i]->dumpstatus = Gdead; /* not printed */
+		else
+			dumpsuspend(gs[i], deadline);
+	}
 	for (int64_t i = 0; i < n; i++)
-		if (gs[i] != first && readgstatus(gs[i]) != Gdead)
-			d[k++].gp = gs[i];
-	for (int64_t i = 0; i < k; i++)
-		dumpsuspend(&d[i], deadline);
-	for (int64_t i = 0; i < k; i++)
-		dumpprint(&d[i]);
-	sysFree(d, size, NULL);
+		dumpprint(gs[i]);
 }
 
 /* Every other goroutine, for GLTRACEBACK=all and fatal errors (Go's

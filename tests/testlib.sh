@@ -34,7 +34,10 @@ check() {
 	[ -f "${2%.gl}.exit" ] && want=$(cat "${2%.gl}.exit")
 	env $4 timeout "$3" "$tmp/$1" >"$tmp/$1.got" 2>&1
 	rc=$?
-	if [ $rc -ne "$want" ] || ! cmp -s "$tmp/$1.got" "${2%.gl}.out"; then
+	if [ $rc -eq 124 ] && [ "$want" -ne 124 ]; then
+		fail "$1 ($4): killed after $3 s (timeout)"
+		tail -5 "$tmp/$1.got" | sed 's/^/    /'
+	elif [ $rc -ne "$want" ] || ! cmp -s "$tmp/$1.got" "${2%.gl}.out"; then
 		fail "$1 ($4): exit $rc, want $want"
 		diff "${2%.gl}.out" "$tmp/$1.got" | head -20 | sed 's/^/    /'
 	else
