@@ -51,19 +51,35 @@ static bool dying(void) {
 }
 
 /* Go's words for memory the kernel refused, with what it was for, then
- * the fatal error.  Prints from fixed buffers only. */
-void sysOutOfMemory(uint64_t n, const char *what) {
+ * the fatal error.  On g0 (systemstack), as gl_throw's printing is: this
+ * may be called from runtime code on a goroutine stack, whose budget is
+ * small (tests/stackusage.py). */
+typedef struct oomArgs {
+	uint64_t n;
+	const char *what;
+} oomArgs;
+
+static void outofmemory_m(void *arg) {
+	const oomArgs *a = arg;
 	uint64_t inuse = memstats.heap_sys + memstats.stacks_sys + memstats.gc_sys + memstats.other_sys;
 	printlock();
 	prints("runtime: out of memory: cannot allocate ");
-	printuint(n);
+	printuint(a->n);
 	prints("-byte block (");
 	printuint(inuse);
 	prints(" in use) for ");
-	prints(what);
+	prints(a->what);
 	prints("\n");
 	printunlock();
 	gl_throw("out of memory");
+}
+
+void sysOutOfMemory(uint64_t n, const char *what) {
+	oomArgs a = {n, what};
+	if (tls_g == NULL) /* before the runtime exists: no g0 to print on */
+		gl_throw("out of memory (before the runtime started)");
+	systemstack(outofmemory_m, &a);
+	__builtin_unreachable();
 }
 
 /* What memory accounted in stat is for, as an out-of-memory report says. */

@@ -1,39 +1,46 @@
 /*
  * stackpoison.c — the stacks of GLDEBUG=stackforcemove: a pool of blocks
- * carved from large reservations, and a bounded quarantine of poisoned
- * old stacks (stack.c's stackalloc and stackfree come here in that mode).
+ * carved from large reservations, and a bounded quarantine for the old
+ * stacks moves leave behind (stack.c's stackalloc and stackfree, and
+ * copystack's stackretire, come here in that mode).
  *
  * Under stackforcemove a stack moves at every prologue check and at every
  * park, so the old block is garbage the moment copystack is done with it.
- * A pointer that copystack failed to adjust still points there; to make
- * its first use fault, the old block is poisoned (PROT_NONE) and stays so
- * while the next maxQuarantined blocks are retired after it.  Only then
- * does it become an ordinary free block again (unpoisoned), to be reused.
+ * A pointer that copystack failed to adjust still points there.  Three
+ * things make such a pointer show:
  *
- * Three limits shape the rest:
+ *  - Clobbering: the part of the old stack that was in use is overwritten
+ *    with 0xdb bytes at once.  A stale read gets 0xdbdb…, which faults
+ *    when used as a pointer and prints as garbage otherwise.
+ *  - Checking: a retired block waits in a FIFO quarantine while the next
+ *    maxQuarantined blocks are retired, and is checked on the way in (in
+ *    batches of poisonBatch) and on the way out: a byte that is not 0xdb
+ *    any more is a stale write, reported with its address and the stack.
+ *  - Poisoning (PROT_NONE): a stale access faults at once, at the
+ *    instruction that made it, and signal_linux.c names the old stack.
+ *    The first eagerPoisoned blocks are poisoned as they retire, one
+ *    mprotect each; after that one batch in poisonEvery is, one mprotect
+ *    per run of neighbouring blocks.  Why not all: taking permissions away
+ *    costs a TLB shootdown, and on this kind of machine (a VM) that and
+ *    the next touch of the page cost tens of microseconds — poisoning
+ *    every block made a move cost 25 us, this makes it 3-4 us
+ *    (bench/stacks/run, part 6).  A stale-pointer bug repeats at every
+ *    move of the code that has it, so a sample soon hits a poisoned block.
  *
- *  - The kernel's vm.max_map_count, 65,530 by default.  A run of pages
- *    with one protection between pages of another is a mapping (VMA) of
- *    its own, so a PROT_NONE block between two live stacks costs two.
- *    What must stay bounded is the number of PROT_NONE runs inside the
- *    reservations: at most maxQuarantined poisoned blocks plus maxGuarded
- *    guard pages, so at most 2 * (maxQuarantined + maxGuarded) mappings
- *    however the live stacks lie — 100,000 parked goroutines included.
- *    (One mapping per stack, as before, ran out at 32,000 goroutines.)
- *
- *  - The cost of a move.  A fresh mmap per stack means fresh pages to
- *    fault in; a munmap means a TLB shootdown.  Blocks come from
- *    reservations of arenaBytes, and come back, with their pages, from
- *    the quarantine, so a move costs two mprotect calls: one that
- *    poisons the old block and one that unpoisons the block leaving the
- *    quarantine.  No mapping is ever created or removed per move.
- *
- *  - Memory.  The quarantine also has a byte budget, and a poisoned block
- *    of a big stack gives its pages back (MADV_DONTNEED) at once.
+ * Blocks are carved from reservations of arenaBytes and recycled once out
+ * of quarantine; no mapping is created or removed per move.  That also
+ * keeps the kernel's vm.max_map_count (65,530 by default) out of reach: a
+ * run of pages with one protection between pages of another is a mapping
+ * of its own, so what must stay bounded is the number of PROT_NONE runs —
+ * at most maxQuarantined poisoned blocks plus the guard pages below — not
+ * the number of stacks.  100,000 parked goroutines run in this mode (one
+ * mapping per stack, as before, ran out at 32,000).  The quarantine also
+ * has a byte budget, and a poisoned block of a big stack gives its pages
+ * back (MADV_DONTNEED) at once.
  *
  * A block is one page and then the stack, rounded up to whole pages; the
  * stack's lo is base + PAGESIZE.  Blocks carved from the first
- * reservation (guardArenaBytes: at most maxGuarded blocks) keep that page
+ * reservation (guardArenaBytes: at most 8,192 blocks) keep that page
  * PROT_NONE for life, a guard page: a frame that overflows the reserve
  * band faults at once (signal_linux.c names it).  Later blocks have an
  * ordinary page there, so their mappings merge with their neighbours';
@@ -49,14 +56,15 @@
 #include <sys/mman.h>
 
 enum {
-	maxQuarantined = 4096, /* poisoned blocks waiting (a FIFO) */
+	maxQuarantined = 4096, /* retired blocks waiting (a FIFO) */
 	stackFill = 0xA5,      /* the pattern fresh stacks are filled with */
 	/* only the bottom is filled (and looked at): the reserve band and
 	 * as much again, enough to say how much of the band was left */
 	stackFillMax = 2 * GL_STACK_GUARD,
 	dontneedMin = 65536,   /* blocks this big free their pages when poisoned */
 	poisonBatch = 64,      /* retired blocks poisoned together */
-	poisonEvery = 32,
+	poisonEvery = 32,      /* after the first eagerPoisoned: one batch in this many */
+	eagerPoisoned = 4096,  /* the first retirements: each poisoned at once */
 	stackClobber = 0xDB,   /* what a retired stack's top is overwritten with */
 	clobberMax = 16384,    /* how much of it, if its live part is not known */
 	numBlockOrders = 40,   /* stack sizes 2 KiB << 0..39, as stack.c's orders */
@@ -89,7 +97,7 @@ static uintptr_t guardlo, guardhi, guardnext;
 static uintptr_t arenanext, arenaend;
 static block pending[poisonBatch];       /* retired, clobbered, not yet poisoned */
 static uint32_t npending;
-static uint64_t nbatches;
+static uint64_t nbatches, nretired;
 static block quarantine[maxQuarantined]; /* FIFO: qhead is the oldest */
 static uint32_t qhead, qcount;
 static uint64_t qbytes;
@@ -261,12 +269,13 @@ static void releasebatch(void) {
 	}
 }
 
-/* Poison the pending batch and queue it, releasing the oldest blocks past
- * either budget first.  poisonlock held. */
-static void poisonpending(void) {
+/* Check the pending batch, poison it if eager or its turn has come, and
+ * queue it, releasing the oldest blocks past either budget first.
+ * poisonlock held. */
+static void poisonpending(bool eager) {
 	block w[poisonBatch];
 	uint32_t nw = 0;
-	bool poison = ++nbatches % poisonEvery == 0;
+	bool poison = eager || ++nbatches % poisonEvery == 0;
 	for (uint32_t i = 0; i < npending; i++) {
 		block *b = &pending[i];
 		checkclobbered(b);
@@ -294,10 +303,12 @@ static void poisonpending(void) {
 /* Retire stk, whose live part was [sp, hi) (what a stale pointer can
  * point to).  That part is overwritten with the clobber pattern at once
  * (a stale read gets 0xdbdb…, not a pointer: a fault at its first use as
- * one); the block is poisoned with the next poisonBatch - 1 others, which
- * also checks that nothing wrote to it meanwhile.  One mprotect, and one
- * TLB shootdown, per batch rather than per move: in a VM a shootdown
- * costs tens of microseconds. */
+ * one).  The first eagerPoisoned blocks are poisoned at once, one
+ * mprotect each: a short program, or the start of any, gets the fault at
+ * the stale access itself.  Later ones wait for poisonBatch - 1 others;
+ * the batch is checked (a stale write since is reported) and one batch in
+ * poisonEvery is poisoned: one mprotect per run of neighbours, each a TLB
+ * shootdown of tens of microseconds in a VM. */
 void stackfreeforcemove(GlStack stk, uintptr_t sp) {
 	block b = blockof(stk);
 	if (measureheadroom(stk) == 0)
@@ -312,8 +323,9 @@ void stackfreeforcemove(GlStack stk, uintptr_t sp) {
 	__atomic_fetch_sub(&memstats.stacks_sys, b.top - rwbase(&b), __ATOMIC_RELAXED);
 	lock(&poisonlock);
 	pending[npending++] = b;
-	if (npending == poisonBatch)
-		poisonpending();
+	bool eager = nretired++ < eagerPoisoned;
+	if (eager || npending == poisonBatch)
+		poisonpending(eager);
 	unlock(&poisonlock);
 }
 
