@@ -582,8 +582,11 @@ static void dumpothers(G *first, int64_t deadline) {
 	uint64_t size = (uint64_t)(n + 1) * sizeof(dumpg);
 	dumpg *d = sysAlloc(size, NULL);
 	int64_t k = 0;
+	int32_t level;
+	bool all, crash;
+	gotraceback(&level, &all, &crash); /* the runtime's goroutines show at level 2, as Go's */
 	for (int64_t i = 0; i < n; i++)
-		if (gs[i] != first && readgstatus(gs[i]) != Gdead)
+		if (gs[i] != first && readgstatus(gs[i]) != Gdead && (level >= 2 || !isSystemGoroutine(gs[i])))
 			d[k++].gp = gs[i];
 	for (int64_t i = 0; i < k; i++)
 		dumpsuspend(&d[i], deadline);
