@@ -14,8 +14,9 @@
  * pointer (heapBitsSetType wrote them at allocation from the object's
  * type; noscan spans have no pointers at all), so the heap is scanned
  * precisely.  Roots are precise too — package variables (glc's
- * GL_GLOBAL_ROOT records), the runtime's own fields (gcscanruntime),
- * every data frame through its stack map — except the innermost frames
+ * GL_GLOBAL_ROOT records), the runtime's own fields (gcscanruntime, the
+ * finalizer queue among them), what finalizer records refer to
+ * (markrootSpans), every data frame through its stack map — except the innermost frames
  * of a stopped goroutine, which no map describes (preempt.c, asyncframe
  * and syncframe): their words are taken as pointers if they point into an
  * allocated object, which keeps that object alive (conservatively) and
