@@ -1637,6 +1637,7 @@ static void goexit0(G *gp) {
 	gp->unwind_target = NULL;
 	gp->waitreason = waitReasonZero;
 	gp->param = NULL;
+	gp->startfn = NULL; /* a root (mgc.c): a dead G must not keep its closure alive */
 	gp->preempt = false;
 	dropg(mp);
 	if (mp->lockedInt != 0)
