@@ -65,9 +65,9 @@ typedef struct finblock {
  *  - fingwake: finalizers were queued since fing last looked. */
 static mutex finlock;
 static finblock *finq, *finc;
-G *fing;
+static G *fing;
 static bool fingwait, fingwake;
-bool fingRunning;          /* fing is running a finalizer (atomic) */
+static bool fingRunning;   /* fing is running a finalizer (atomic) */
 static uint32_t fingCreate; /* createfing was called (atomic) */
 
 /* ---- the queue ---- */
