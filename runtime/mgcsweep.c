@@ -78,8 +78,9 @@ static uint32_t sweepsmall(mspan *s) {
  * markrootSpans, so the heap stays closed under marking), drop the
  * record and queue the finalizer, which will get the object.  Once the
  * finalizer has run and nothing refers to the object any more, a later
- * cycle frees it like any other.  Several records may name one slot (a
- * tiny object's inner addresses): the slot's mark bit is read once for
+ * cycle frees it like any other.  Several records may name one slot (inner
+ * addresses of small pointer-free values, where Go's tiny allocator
+ * packs several objects in one slot): the slot's mark bit is read once for
  * all of them, before it is set.  The world is stopped: no speciallock
  * is held by anyone. */
 static void sweepspecials(mspan *s) {

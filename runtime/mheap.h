@@ -11,6 +11,7 @@
  *	mcentral.c    the spans of one span class, shared by all Ps
  *	mcache.c      each P's spans, one per span class, used without a lock
  *	mbitmap.c     alloc bits, mark bits, pointer bits, findObject
+ *	mspecial.c    special records on spans: the finalizers (mfinal.c)
  *	malloc.c      mallocgc, the fast path and the routes to the slow ones
  *
  * Included by rt.h after its mutex (a P holds its mcache); sizeclasses.h
@@ -129,7 +130,8 @@ enum { KindSpecialFinalizer = 1 };
 struct special {
 	special *next;   /* in span.specials, by offset then kind */
 	uint32_t offset; /* of the address SetFinalizer was given: the
-			  * object's start, or inside a tiny object */
+			  * object's start, or an inner address it accepts
+			  * (a small pointer-free field: Go's tiny objects) */
 	uint8_t kind;
 };
 
