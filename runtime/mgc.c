@@ -105,6 +105,7 @@ void gcscanruntime(rootfn f, void *arg) {
 	}
 	ROOT(f, arg, sched.sudogcache); /* the central free list, linked */
 	semtablescan(f, arg);           /* sudogs of goroutines in semacquire */
+	finqscan(f, arg);               /* finalizers due and their objects */
 	timescanroots(f, arg);          /* time.Local */
 }
 
@@ -320,6 +321,7 @@ static void gcStartTry_m(void *arg) {
 	bool forced = false;
 	gc_m(&forced);
 	startTheWorld_m();
+	wakefing();
 }
 
 /* On g0, for gcTrigger: whether the allocation that asked was made on
@@ -353,4 +355,8 @@ void runtime_GC(G *g) {
 	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
 	systemstack(gc_m, &forced);
 	startTheWorld();
+	/* Go's runtime.GC parks and yields before it returns, and the
+	 * finalizer goroutine gets to run then: so here, if there is one */
+	if (wakefing())
+		gosched();
 }

@@ -14,8 +14,9 @@
  * pointer (heapBitsSetType wrote them at allocation from the object's
  * type; noscan spans have no pointers at all), so the heap is scanned
  * precisely.  Roots are precise too — package variables (glc's
- * GL_GLOBAL_ROOT records), the runtime's own fields (gcscanruntime),
- * every data frame through its stack map — except the innermost frames
+ * GL_GLOBAL_ROOT records), the runtime's own fields (gcscanruntime, the
+ * finalizer queue among them), what finalizer records refer to
+ * (markrootSpans), every data frame through its stack map — except the innermost frames
  * of a stopped goroutine, which no map describes (preempt.c, asyncframe
  * and syncframe): their words are taken as pointers if they point into an
  * allocated object, which keeps that object alive (conservatively) and
@@ -89,7 +90,7 @@ static void markslot(uintptr_t *slot, void *arg) {
 }
 
 /* Scan one grey object: every word its pointer bits mark (Go's
- * scanobject).  A large object is scanned up to where its allocation
+ * scanobject), but for pointers into the object itself.  A large object is scanned up to where its allocation
  * ends (limit), a small one its whole slot: the bits past the type's
  * ptrdata are clear. */
 static void scanobject(uintptr_t obj) {
@@ -102,8 +103,12 @@ static void scanobject(uintptr_t obj) {
 			a += 56; /* eight words without a pointer */
 			continue;
 		}
-		if (ha->bitmap[w >> 3] >> (w & 7) & 1)
-			greyobject(*(uintptr_t *)a);
+		uintptr_t p = *(uintptr_t *)a;
+		/* a pointer back into obj is skipped: obj is marked already,
+		 * except as a finalizer's root (markrootSpans), where a
+		 * pointer to itself must not keep it alive */
+		if ((ha->bitmap[w >> 3] >> (w & 7) & 1) && p - obj >= end - obj)
+			greyobject(p);
 		if (((a + 8) & (heapArenaBytes - 1)) == 0)
 			ha = arenaOf(a + 8); /* a large object may cross into the next arena */
 	}
@@ -131,10 +136,47 @@ static void markstacks(void) {
 	}
 }
 
+/* The roots a span's finalizer records make (Go's markrootSpans): the
+ * func value, and everything the object points to -- but not the
+ * object, so that the sweeper can find it unreachable and queue its
+ * finalizer while all it needs survives.  An object reachable only from
+ * an object being finalized is marked here, so its own finalizer waits
+ * for a later cycle: finalizers run in dependency order.  (The type
+ * words are greyed too, in case reflect made a type on the heap.)
+ * The world is stopped: nobody holds a span's speciallock. */
+static void markspanspecials(mspan *s) {
+	for (special *sp = s->specials; sp != NULL; sp = sp->next) {
+		uintptr_t obj = s->startAddr + sp->offset / s->elemsize * s->elemsize;
+		if (!spanClass_noscan(s->spanclass))
+			scanobject(obj);
+		specialfinalizer *f = (specialfinalizer *)sp;
+		greyobject((uintptr_t)f->fn);
+		greyobject((uintptr_t)f->ft);
+		greyobject((uintptr_t)f->fint);
+		greyobject((uintptr_t)f->ot);
+	}
+}
+
+/* Every span with special records, through the arenas' pageSpecials. */
+static void markrootSpans(void) {
+	for (uint32_t a = 0; a < mheap_.nallArenas; a++) {
+		heapArena *ha = arenaOf(mheap_.allArenas[a]);
+		for (uint32_t i = 0; i < pagesPerArena / 8; i++) {
+			uint8_t bits = ha->pageSpecials[i];
+			while (bits != 0) {
+				uint32_t b = (uint32_t)__builtin_ctz(bits);
+				bits &= (uint8_t)(bits - 1);
+				markspanspecials(ha->spans[i * 8 + b]);
+			}
+		}
+	}
+}
+
 /* Grey everything the roots point to (Go's markroot, all jobs at once). */
 void gcMarkRoots(void) {
 	gcscanglobals(markslot, NULL);
 	gcscanruntime(markslot, NULL);
+	markrootSpans();
 	markstacks();
 }
 

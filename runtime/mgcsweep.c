@@ -73,8 +73,41 @@ static uint32_t sweepsmall(mspan *s) {
 	return live;
 }
 
+/* An object with a finalizer that the marker left white is kept one
+ * more cycle: mark it now (what it points to was marked from
+ * markrootSpans, so the heap stays closed under marking), drop the
+ * record and queue the finalizer, which will get the object.  Once the
+ * finalizer has run and nothing refers to the object any more, a later
+ * cycle frees it like any other.  Several records may name one slot (inner
+ * addresses of small pointer-free values, where Go's tiny allocator
+ * packs several objects in one slot): the slot's mark bit is read once for
+ * all of them, before it is set.  The world is stopped: no speciallock
+ * is held by anyone. */
+static void sweepspecials(mspan *s) {
+	special **link = &s->specials;
+	while (*link != NULL) {
+		uint32_t idx = (*link)->offset / (uint32_t)s->elemsize;
+		bool live = bit(s->gcmarkBits, idx);
+		while (*link != NULL && (*link)->offset / (uint32_t)s->elemsize == idx) {
+			special *sp = *link;
+			if (live) {
+				link = &sp->next;
+				continue;
+			}
+			*link = sp->next;
+			freeSpecial(sp, s);
+		}
+		if (!live)
+			s->gcmarkBits[idx / 8] |= (uint8_t)(1 << (idx % 8));
+	}
+	if (s->specials == NULL)
+		spanClearSpecials(s);
+}
+
 /* Sweep the in-use span s; false if it was freed. */
 static bool sweepspan(mspan *s) {
+	if (s->specials != NULL)
+		sweepspecials(s);
 	if (spanClass_sizeclass(s->spanclass) == 0) {
 		if (bit(s->gcmarkBits, 0)) {
 			s->gcmarkBits[0] = 0;

@@ -280,6 +280,8 @@ static void initSpan(mspan *s, spanClass spc) {
 		s->heapBits = &arenaOf(s->startAddr)->bitmap[(s->startAddr & (heapArenaBytes - 1)) >> 6];
 	s->next = s->prev = NULL;
 	s->list = NULL;
+	s->specials = NULL;
+	s->speciallock = (mutex){0};
 }
 
 /* A new in-use span of npages pages for span class spc.  On g0. */
@@ -308,6 +310,8 @@ void mheap_freeSpan(mspan *s) {
 	lock(&mheap_.lock);
 	if (s->state != mSpanInUse)
 		gl_throw("mheap.freeSpan: span not in use");
+	if (s->specials != NULL)
+		gl_throw("mheap.freeSpan: span has special records");
 	setPageInUse(s, false);
 	__atomic_fetch_sub(&memstats.heap_inuse, s->npages * pageSize, __ATOMIC_RELAXED);
 	s->needzero = true;
@@ -321,6 +325,7 @@ void mheap_freeSpan(mspan *s) {
 void mheap_init(void) {
 	fixalloc_init(&mheap_.spanalloc, sizeof(mspan));
 	fixalloc_init(&mheap_.bitsalloc, gcBitsBytes);
+	fixalloc_init(&mheap_.specialfinalizeralloc, sizeof(specialfinalizer));
 	/* the index: address space only, backed page by page as arenas appear */
 	mheap_.arenas = sys_mmap(NULL, arenaIndexBytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);

@@ -11,6 +11,7 @@
  *	mcentral.c    the spans of one span class, shared by all Ps
  *	mcache.c      each P's spans, one per span class, used without a lock
  *	mbitmap.c     alloc bits, mark bits, pointer bits, findObject
+ *	mspecial.c    special records on spans: the finalizers (mfinal.c)
  *	malloc.c      mallocgc, the fast path and the routes to the slow ones
  *
  * Included by rt.h after its mutex (a P holds its mcache); sizeclasses.h
@@ -64,6 +65,7 @@ enum {
 
 typedef struct mSpanList mSpanList;
 typedef struct mspan mspan;
+typedef struct special special;
 
 /* A run of pages.  In use, it holds nelems slots of elemsize bytes from
  * startAddr (a large object: one slot of npages pages).
@@ -78,7 +80,12 @@ typedef struct mspan mspan;
  *    that P only (no lock), one in an mcentral list under its lock;
  *  - allocBits and gcmarkBits have (nelems + 63) / 64 * 8 bytes;
  *  - needzero: some slot may hold old data (memory reused), so an
- *    allocation that needs zeroed memory must clear it.
+ *    allocation that needs zeroed memory must clear it;
+ *  - specials: the span's special records (mspecial.c), sorted by offset
+ *    then kind, under speciallock; the sweeper frees a span only once it
+ *    has none (a special's object is live, or the sweeper queued its
+ *    finalizer, kept the object and dropped the record); the arena's
+ *    pageSpecials bit for the span is set iff specials is not NULL.
  * The fast path reads the first fields only (one cache line). */
 struct mspan {
 	uint64_t allocCache;
@@ -100,6 +107,8 @@ struct mspan {
 	uint32_t sweepgen;   /* the collector's: in sync with mheap.sweepgen */
 	mspan *next, *prev;  /* in the list below (mcentral's or mheap.free) */
 	mSpanList *list;
+	mutex speciallock;   /* guards specials */
+	special *specials;   /* finalizers of its objects (see above) */
 };
 
 /* A doubly linked list of spans (Go's mSpanList). */
@@ -109,6 +118,33 @@ struct mSpanList {
 void mSpanList_insertBack(mSpanList *l, mspan *s);
 void mSpanList_insertAfter(mSpanList *l, mspan *prev, mspan *s); /* prev NULL: at the front */
 void mSpanList_remove(mSpanList *l, mspan *s);
+
+/* What the runtime keeps about one heap object outside the object (Go's
+ * special): a record linked from the object's span, found by the
+ * object's offset from span.startAddr.  The records live in fixalloc
+ * memory (mheap_.specialfinalizeralloc), not on the heap; what they
+ * refer to on the heap is a root of the collector (mgcmark.c,
+ * markrootSpans).  gl has one kind, the finalizer (Go also records heap
+ * profile samples this way). */
+enum { KindSpecialFinalizer = 1 };
+struct special {
+	special *next;   /* in span.specials, by offset then kind */
+	uint32_t offset; /* of the address SetFinalizer was given: the
+			  * object's start, or an inner address it accepts
+			  * (a small pointer-free field: Go's tiny objects) */
+	uint8_t kind;
+};
+
+/* A finalizer set by runtime.SetFinalizer (Go's specialfinalizer).
+ * special is first: a special* of this kind is the record. */
+typedef struct GlType GlType;
+typedef struct specialfinalizer {
+	special special;
+	GlFunc *fn;         /* the func value to call (a heap closure or static) */
+	const GlType *ft;   /* fn's func type: its call code (GlType.call) */
+	const GlType *fint; /* the type of fn's parameter */
+	const GlType *ot;   /* the object's pointer type, as SetFinalizer got it */
+} specialfinalizer;
 
 /* Per-P cache of spans: alloc[spc] is the span this P allocates spc's
  * objects from, &emptymspan (full, allocCache 0) when it has none.  Only
@@ -125,11 +161,15 @@ extern mspan emptymspan;
  *  - spans[i]: the span owning page i: every page of an in-use span, the
  *    first and last page of a free run, NULL for pages never mapped;
  *  - pageInUse: bit i set iff page i is the first page of an in-use span
- *    (the sweeper's list of spans to look at). */
+ *    (the sweeper's list of spans to look at);
+ *  - pageSpecials: bit i set iff page i is the first page of an in-use
+ *    span with special records (the marker's list of spans whose
+ *    finalizers are roots), written under that span's speciallock. */
 typedef struct heapArena {
 	uint8_t bitmap[heapArenaBitmapBytes];
 	mspan *spans[pagesPerArena];
 	uint8_t pageInUse[pagesPerArena / 8];
+	uint8_t pageSpecials[pagesPerArena / 8];
 } heapArena;
 
 /* fixalloc (mfixalloc.c): fixed-size records that are never given back
@@ -166,6 +206,8 @@ typedef struct mheap {
 	uintptr_t curArenaBase, curArenaEnd; /* reserved, not yet mapped */
 	fixalloc spanalloc;
 	fixalloc bitsalloc;    /* alloc and mark bitmaps, gcBitsBytes each */
+	mutex speciallock;     /* specialfinalizeralloc */
+	fixalloc specialfinalizeralloc; /* specialfinalizer records (mspecial.c) */
 	uint32_t sweepgen;     /* the collector's */
 	/* the base of every arena, in the order they were reserved: the
 	 * sweeper walks their pageInUse bits (Go's allArenas) */
@@ -192,6 +234,12 @@ void mheap_freeSpan(mspan *s);                              /* locks */
 mspan *spanOf(uintptr_t p);     /* the span p's page belongs to, any state, or NULL */
 mspan *spanOfHeap(uintptr_t p); /* the in-use span containing p, or NULL */
 
+/* mspecial.c: special records; the caller is on g0 */
+bool addfinalizer(uintptr_t p, GlFunc *fn, const GlType *ft, const GlType *fint, const GlType *ot);
+void removefinalizer(uintptr_t p);
+void freeSpecial(special *s, mspan *span); /* the sweeper's: queue a finalizer, free the record */
+void spanClearSpecials(mspan *s);          /* the sweeper's: s.specials became NULL */
+
 /* mcentral.c */
 void mcentral_init(mcentral *c, spanClass spc);
 mspan *mcentral_cacheSpan(mcentral *c);
@@ -212,7 +260,6 @@ uint32_t nextFreeIndex(mspan *s);
 bool mspan_isFree(mspan *s, uint32_t index);
 uintptr_t findObject(uintptr_t p, mspan **sp, uint32_t *objIndex);
 bool heapBitsIsPointer(uintptr_t addr);
-typedef struct GlType GlType;
 uintptr_t heapBitsSetType(uintptr_t x, const mspan *s, uint64_t dataSize, const GlType *typ);
 
 /* The fast path's free-slot lookup (Go's nextFreeFast): the lowest set bit

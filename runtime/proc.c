@@ -314,9 +314,11 @@ void gfreestacks(void) {
 		gfreestackslist(allp[i]->gfree);
 }
 
-/* The number of live goroutines (runtime.NumGoroutine). */
+/* The number of live goroutines (runtime.NumGoroutine), the runtime's
+ * own (fing) left out. */
 int32_t gcount(void) {
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE) - __atomic_load_n(&sched.ngfree, __ATOMIC_RELAXED);
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE) - __atomic_load_n(&sched.ngfree, __ATOMIC_RELAXED) -
+		    __atomic_load_n(&sched.ngsys, __ATOMIC_RELAXED);
 	int32_t np;
 	P **ap = allpsnapshot(&np);
 	for (int32_t i = 0; i < np; i++)
@@ -1139,6 +1141,8 @@ static void checkdead(void) {
 	for (int64_t i = 0; i < allglen; i++) {
 		G *gp = allgs[i];
 		uint32_t s = readgstatus(gp);
+		if (isSystemGoroutine(gp))
+			continue; /* fing waiting for finalizers cannot end a deadlock */
 		if (s == Gwaiting || s == Gpreempted) {
 			grunning++;
 		} else if (s == Grunnable || s == Grunning || s == Gsyscall) {
@@ -1633,6 +1637,7 @@ static void goexit0(G *gp) {
 	gp->unwind_target = NULL;
 	gp->waitreason = waitReasonZero;
 	gp->param = NULL;
+	gp->startfn = NULL; /* a root (mgc.c): a dead G must not keep its closure alive */
 	gp->preempt = false;
 	dropg(mp);
 	if (mp->lockedInt != 0)
@@ -1668,6 +1673,7 @@ const char *waitreasonstr(uint32_t reason) {
 	case waitReasonSelectNoCases: return "select (no cases)";
 	case waitReasonChanReceive: return "chan receive";
 	case waitReasonChanSend: return "chan send";
+	case waitReasonFinalizerWait: return "finalizer wait";
 	case waitReasonSemacquire: return "semacquire";
 	case waitReasonSleep: return "sleep";
 	case waitReasonSyncCondWait: return "sync.Cond.Wait";

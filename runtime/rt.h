@@ -187,6 +187,7 @@ typedef struct schedt {
 	int64_t mnext;          /* Ms created so far, the next M's id */
 	int32_t maxmcount;
 	int32_t nmsys;          /* system Ms (sysmon), not counted by checkdead */
+	int32_t ngsys;          /* atomic: system goroutines (fing), not counted by NumGoroutine */
 	int64_t nmfreed;        /* Ms that exited */
 	P *pidle;               /* idle Ps */
 	int32_t npidle;         /* atomic */
@@ -320,6 +321,7 @@ enum { /* Go 1.19's waitReason values */
 	waitReasonSelectNoCases = 10,
 	waitReasonChanReceive = 14,
 	waitReasonChanSend = 15,
+	waitReasonFinalizerWait = 16,
 	waitReasonSemacquire = 18,
 	waitReasonSleep = 19,
 	waitReasonSyncCondWait = 20,
@@ -503,6 +505,13 @@ void mcache_unlockNop(void);
 bool trystopTheWorld_m(void); /* proc.c, on g0: false if another stop is under way */
 void startTheWorld_m(void);
 bool semtryacquire(uint32_t *addr);       /* sema.c */
+
+/* mspecial.c, mfinal.c: finalizers */
+void queuefinalizer(uintptr_t p, GlFunc *fn, const GlType *ft, const GlType *fint, const GlType *ot);
+void finqscan(void (*f)(uintptr_t *slot, void *arg), void *arg);
+bool wakefing(void);              /* after a cycle, the world started; false: no fing */
+bool isSystemGoroutine(const G *gp); /* fing, waiting for finalizers */
+extern uint64_t zerobase;         /* malloc.c: every 0-byte allocation */
 
 /* mpersistent.c: runtime metadata that lives as long as the process */
 void *persistentalloc(uint64_t size);

@@ -580,8 +580,11 @@ static void dumpprint(G *gp) {
 static void dumpothers(G *first, int64_t deadline) {
 	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
 	G **gs = __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
+	int32_t level;
+	bool all, crash;
+	gotraceback(&level, &all, &crash); /* the runtime's goroutines show at level 2, as Go's */
 	for (int64_t i = 0; i < n; i++) {
-		if (gs[i] == first || readgstatus(gs[i]) == Gdead)
+		if (gs[i] == first || readgstatus(gs[i]) == Gdead || (level < 2 && isSystemGoroutine(gs[i])))
 			gs[i]->dumpstatus = Gdead; /* not printed */
 		else
 			dumpsuspend(gs[i], deadline);
