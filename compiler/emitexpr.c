@@ -1743,19 +1743,32 @@ enum { STATICMIN = 4 }; /* below this many values, stores read better */
 
 static bool staticvalue(Node *v, Type *t, int *leaves);
 
+static Type *elemtype(Node *n, Type *t, int i);
+
 /* Whether every value of literal n (of type t) is a constant; counts them. */
 static bool staticelems(Node *n, Type *t, int *leaves) {
-	Type *u = under(t);
 	for (int i = 0; i < n->list.n; i++) {
 		Node *e = n->list.v[i];
-		Node *v = e->kind == N_KEYVAL ? e->b : e;
-		Type *et = u->elem;
-		if (u->kind == T_STRUCT)
-			et = ((Field *)(e->kind == N_KEYVAL ? e->aux : u->fields.v[i]))->type;
-		if (!staticvalue(v, et, leaves))
+		if (!staticvalue(e->kind == N_KEYVAL ? e->b : e, elemtype(n, t, i), leaves))
 			return false;
 	}
 	return true;
+}
+
+/* The elements of literal n (of type t) that are not constant, the holes
+ * of its template, or -1 if too few are constant for a template: fewer
+ * than STATICMIN values, or fewer constant elements than holes. */
+static int templateholes(Node *n, Type *t) {
+	int leaves = 0, holes = 0;
+	for (int i = 0; i < n->list.n; i++) {
+		Node *e = n->list.v[i];
+		int l = 0;
+		if (staticvalue(e->kind == N_KEYVAL ? e->b : e, elemtype(n, t, i), &l))
+			leaves += l;
+		else
+			holes++;
+	}
+	return leaves < STATICMIN || holes > n->list.n - holes ? -1 : holes;
 }
 
 /* Whether v, a value of type t inside a literal, is constant: a constant
@@ -1782,6 +1795,21 @@ static bool staticvalue(Node *v, Type *t, int *leaves) {
 		return !iscomplex(under(from));
 	}
 	return true;
+}
+
+/* Whether element value v (of type t) goes into its literal's template. */
+static bool isstatic(Node *v, Type *t) {
+	int leaves = 0;
+	return staticvalue(v, t, &leaves);
+}
+
+/* The type of literal n's i-th element (n of type t). */
+static Type *elemtype(Node *n, Type *t, int i) {
+	Type *u = under(t);
+	if (u->kind != T_STRUCT)
+		return u->elem;
+	Node *e = n->list.v[i];
+	return ((Field *)(e->kind == N_KEYVAL ? e->aux : u->fields.v[i]))->type;
 }
 
 /* ((T){a, b}) as {a, b}: a compound literal in a static initializer is a
@@ -1842,10 +1870,15 @@ static const char *staticleaf(Node *v, Type *t) {
 static void staticinit(Buf *b, Node *n, Type *t, bool top) {
 	Type *u = under(t);
 	int start = b->n;
+	bool skipped = false;
 	for (int i = 0; i < n->list.n; i++) {
 		Node *e = n->list.v[i];
 		Node *v = e->kind == N_KEYVAL ? e->b : e;
 		const char *sep = top ? (b->n > start ? ",\n\t" : "\n\t") : (b->n > start ? ", " : "");
+		if (!isstatic(v, elemtype(n, t, i))) { /* a hole: stored after the copy */
+			skipped = true;
+			continue;
+		}
 		if (u->kind == T_STRUCT) {
 			Field *f = e->kind == N_KEYVAL ? e->aux : u->fields.v[i];
 			if (v->flags & NF_NIL) /* zero already */
@@ -1855,8 +1888,9 @@ static void staticinit(Buf *b, Node *n, Type *t, bool top) {
 			continue;
 		}
 		bput(b, sep);
-		if (e->kind == N_KEYVAL)
+		if (e->kind == N_KEYVAL || skipped)
 			bprintf(b, "[%lld] = ", (long long)(intptr_t)n->path.v[i]);
+		skipped = false;
 		bput(b, staticleaf(v, u->elem));
 	}
 }
@@ -1867,15 +1901,15 @@ static const char *constof(const char *ct) {
 	return ct[strlen(ct) - 1] == '*' ? xprintf("%sconst", ct) : xprintf("const %s", ct);
 }
 
-/* The name of the static template of literal n of type t, or NULL if n is
- * not constant or too small to be worth one.  A slice's template is its
- * backing array. */
+/* The name of the static template of literal n of type t, or NULL if n
+ * has too few constants to be worth one.  A slice's template is its
+ * backing array.  The elements that are not constant are zero in it: the
+ * code stores them after the copy, as Go does (constants have no side
+ * effects to order). */
 static const char *statictemplate(Node *n, Type *t) {
 	static int nlit;
-	int leaves = 0;
 	Type *u = under(t);
-	if (n->kind != N_COMPLIT || (n->flags & NF_IMPLICITADDR) || u->kind == T_MAP || !staticelems(n, t, &leaves) ||
-	    leaves < STATICMIN)
+	if (n->kind != N_COMPLIT || (n->flags & NF_IMPLICITADDR) || u->kind == T_MAP || templateholes(n, t) < 0)
 		return NULL;
 	const char *nm = xprintf("gllit%d", ++nlit);
 	Buf b = {0};
@@ -1890,13 +1924,12 @@ static const char *statictemplate(Node *n, Type *t) {
 	return nm;
 }
 
-void fillcomplit(Node *n, Type *t, const char *dst) {
+void fillcomplit(Node *n, Type *t, const char *dst);
+
+/* Store literal n's elements into dst, all of them or (templated) only
+ * those its template leaves out. */
+static void fillelems(Node *n, Type *t, const char *dst, bool templated) {
 	Type *u = under(t);
-	const char *s = statictemplate(n, t);
-	if (s) {
-		line("%s = %s;", dst, s);
-		return;
-	}
 	switch (u->kind) {
 	case T_STRUCT:
 		for (int i = 0; i < n->list.n; i++) {
@@ -1908,6 +1941,8 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 				v = e->b;
 			} else
 				f = u->fields.v[i];
+			if (templated && isstatic(v, f->type))
+				continue;
 			const char *m = e->kind == N_KEYVAL ? cfield(f->name) : cmember(u, i);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(f->type)) {
 				fillcomplit(v, f->type, xprintf("%s.%s", dst, m));
@@ -1921,6 +1956,8 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 		for (int i = 0; i < n->list.n; i++) {
 			Node *e = n->list.v[i];
 			Node *v = e->kind == N_KEYVAL ? e->b : e;
+			if (templated && isstatic(v, u->elem))
+				continue;
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
 				fillcomplit(v, u->elem, xprintf("%s.a[%lld]", dst, (long long)(intptr_t)n->path.v[i]));
 				continue;
@@ -1929,6 +1966,13 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 		}
 		return;
 	}
+}
+
+void fillcomplit(Node *n, Type *t, const char *dst) {
+	const char *s = statictemplate(n, t);
+	if (s)
+		line("%s = %s;", dst, s);
+	fillelems(n, t, dst, s != NULL);
 }
 
 static const char *complit(Node *n) {
@@ -1946,10 +1990,9 @@ static const char *complit(Node *n) {
 		const char *s = statictemplate(n, t);
 		if (s)
 			line("%s = %s;", r, s);
-		else {
+		else
 			line("memset(&%s, 0, sizeof %s);", r, r);
-			fillcomplit(n, t, r);
-		}
+		fillelems(n, t, r, s != NULL);
 		return r;
 	}
 	case T_SLICE: {
@@ -1963,13 +2006,13 @@ static const char *complit(Node *n) {
 		callto(r, xprintf("(GlSlice){gl_newarray(g, %s, %lld), %lld, %lld}", typedesc(u->elem), (long long)len, (long long)len, (long long)len));
 		afterCall(true);
 		const char *s = statictemplate(n, t);
-		if (s) {
+		if (s)
 			line("memcpy(%s.ptr, %s, sizeof %s);", r, s, s);
-			return r;
-		}
 		for (int i = 0; i < n->list.n; i++) {
 			Node *e = n->list.v[i];
 			Node *v = e->kind == N_KEYVAL ? e->b : e;
+			if (s && isstatic(v, u->elem))
+				continue;
 			const char *dst = xprintf("((%s *)%s.ptr)[%lld]", ctype(u->elem), r, (long long)(intptr_t)n->path.v[i]);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
 				const char *tl = statictemplate(v, u->elem);
