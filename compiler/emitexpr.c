@@ -1731,14 +1731,16 @@ bool appendinplace(Node *l, Node *r) {
 /* elided literals of these types are filled in place */
 static bool isaggregate(Type *t) { return under(t)->kind == T_STRUCT || under(t)->kind == T_ARRAY; }
 
-/* Constant literals as static data.  A composite literal whose values are
- * all constants is written once as a static const C object, a template,
- * and copied where it is evaluated (Go's compiler also keeps such
- * literals in static data).  A table then reads as a table in the C, and
- * gcc gets no run of constant stores: its SLP vectorizer packs each
- * interface value's {type, &constant} pair into a vector register built
- * at the function's entry, spills them all to the C frame, and the frame
- * outgrows the budget of DESIGN.md S3 (Go's float_lit2.go: 1664 bytes). */
+/* Constant literals as static data.  The constant values of a composite
+ * literal (all of them, or most: see templateholes) are written once as a
+ * static const C object, a template, copied where the literal is
+ * evaluated; the other values are stored after the copy (Go's compiler
+ * also keeps such literals in static data).  A table then reads as a
+ * table in the C, and gcc gets no run of constant stores: its SLP
+ * vectorizer packs each interface value's {type, &constant} pair into a
+ * vector register built at the function's entry, spills them all to the
+ * C frame, and the frame outgrows the budget of DESIGN.md S3 (Go's
+ * float_lit2.go: 1664 bytes). */
 enum { STATICMIN = 4 }; /* below this many values, stores read better */
 
 static bool staticvalue(Node *v, Type *t, int *leaves);
@@ -2016,13 +2018,16 @@ static const char *complit(Node *n) {
 			const char *dst = xprintf("((%s *)%s.ptr)[%lld]", ctype(u->elem), r, (long long)(intptr_t)n->path.v[i]);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
 				const char *tl = statictemplate(v, u->elem);
-				if (tl) {
+				if (tl && isstatic(v, u->elem)) { /* no holes: one copy */
 					line("%s = %s;", dst, tl);
 					continue;
 				}
 				const char *tmp = frametemp(u->elem);
-				line("memset(&%s, 0, sizeof %s);", tmp, tmp);
-				fillcomplit(v, u->elem, tmp);
+				if (tl)
+					line("%s = %s;", tmp, tl);
+				else
+					line("memset(&%s, 0, sizeof %s);", tmp, tmp);
+				fillelems(v, u->elem, tmp, tl != NULL);
 				line("%s = %s;", dst, tmp);
 				continue;
 			}
