@@ -871,21 +871,27 @@ static Const *bigfloatshr(Pos pos, Const *x, uint64_t s) {
 	return ok ? cbig(b) : overflow(pos);
 }
 
+/* A constant shift's result is past the 512 bits of an untyped integer. */
+static Const *shiftoverflow(Pos pos) {
+	errorat(pos, "constant shift overflow");
+	return NULL;
+}
+
 Const *cshift(Pos pos, int op, Const *x, uint64_t s) {
 	Const *xi = cconvert(x, CK_INT);
 	if (!xi && op == TK_SHR && cisintegral(x))
 		return bigfloatshr(pos, x, s);
 	if (!xi)
-		return cisintegral(x) ? overflow(pos) : NULL; /* too large to shift left */
+		return cisintegral(x) ? shiftoverflow(pos) : NULL; /* too large to shift left */
 	if (op == TK_SHR)
 		return cbig(bshr(xi->i, s >= BIGW * 64 ? BIGW * 64 - 1 : (unsigned)s));
 	if (biszero(xi->i))
 		return cint(0);
 	if (s >= 512)
-		return overflow(pos);
+		return shiftoverflow(pos);
 	Big r = bshl(xi->i, (unsigned)s);
 	if (!bfits(r) || bneg_(&r) != bneg_(&xi->i) || bcmp_(bshr(r, (unsigned)s), xi->i) != 0)
-		return overflow(pos);
+		return shiftoverflow(pos);
 	return cbig(r);
 }
 

@@ -1487,7 +1487,7 @@ void writepart(Package *p, int part, FILE *o) {
 	fputs(bstr(&gglobals), o);
 	if (part == 0)
 		fputs(bstr(&gvardefs), o);
-	fputs("\n/* ---- wrappers ---- */\n", o);
+	fputs("\n/* ---- wrappers and constant data ---- */\n", o);
 	fputs(bstr(&gdecls), o);
 	fputs("\n/* ---- functions ---- */\n", o);
 	fwrite(bstr(&gfuncs) + cuts[part], 1, (size_t)(cuts[part + 1] - cuts[part]), o);

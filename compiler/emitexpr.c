@@ -336,6 +336,14 @@ const char *zeroval(Type *t) {
 
 /* ---------------------------------------------------------------- conversions */
 
+/* The first word of an interface of type to holding a value of concrete
+ * type from: the type's descriptor, or the itab for a non-empty to. */
+static const char *ifacetab(Type *from, Type *to) {
+	Type *tu = under(to);
+	completeiface(tu);
+	return tu->methods.n == 0 ? typedesc(from) : itabsym(from, to);
+}
+
 /* A C expression of type GlIface holding e (of concrete type from) as
  * interface type to. */
 const char *toiface(const char *e, Type *from, Type *to) {
@@ -358,7 +366,7 @@ const char *toiface(const char *e, Type *from, Type *to) {
 	}
 	if (from->kind == T_UNTYPED_NIL)
 		return "((GlIface){0})";
-	const char *tab = empty ? typedesc(from) : itabsym(from, to);
+	const char *tab = ifacetab(from, to);
 	if (isdirectiface(from)) {
 		if (under(from)->kind == T_POINTER || under(from)->kind == T_UNSAFEPTR || under(from)->kind == T_MAP ||
 		    under(from)->kind == T_CHAN || under(from)->kind == T_FUNC)
@@ -1723,7 +1731,206 @@ bool appendinplace(Node *l, Node *r) {
 /* elided literals of these types are filled in place */
 static bool isaggregate(Type *t) { return under(t)->kind == T_STRUCT || under(t)->kind == T_ARRAY; }
 
-void fillcomplit(Node *n, Type *t, const char *dst) {
+/* Constant literals as static data.  The constant values of a composite
+ * literal (all of them, or most: see templateholes) are written once as a
+ * static const C object, a template, copied where the literal is
+ * evaluated; the other values are stored after the copy (Go's compiler
+ * also keeps such literals in static data).  A table then reads as a
+ * table in the C, and gcc gets no run of constant stores: its SLP
+ * vectorizer packs each interface value's {type, &constant} pair into a
+ * vector register built at the function's entry, spills them all to the
+ * C frame, and the frame outgrows the budget of DESIGN.md S3 (Go's
+ * float_lit2.go: 1664 bytes). */
+enum { STATICMIN = 4 }; /* below this many values, stores read better */
+
+static bool staticvalue(Node *v, Type *t, int *leaves);
+
+static Type *elemtype(Node *n, Type *t, int i);
+
+/* Whether every value of literal n (of type t) is a constant; counts them. */
+static bool staticelems(Node *n, Type *t, int *leaves) {
+	for (int i = 0; i < n->list.n; i++) {
+		Node *e = n->list.v[i];
+		if (!staticvalue(e->kind == N_KEYVAL ? e->b : e, elemtype(n, t, i), leaves))
+			return false;
+	}
+	return true;
+}
+
+/* The elements of literal n (of type t) that are not constant, the holes
+ * of its template, or -1 if too few are constant for a template: fewer
+ * than STATICMIN values, or fewer constant elements than holes. */
+static int templateholes(Node *n, Type *t) {
+	int leaves = 0, holes = 0;
+	for (int i = 0; i < n->list.n; i++) {
+		Node *e = n->list.v[i];
+		int l = 0;
+		if (staticvalue(e->kind == N_KEYVAL ? e->b : e, elemtype(n, t, i), &l))
+			leaves += l;
+		else
+			holes++;
+	}
+	return leaves < STATICMIN || holes > n->list.n - holes ? -1 : holes;
+}
+
+/* Whether v, a value of type t inside a literal, is constant: a constant
+ * (boxed statically when t is an interface), nil, or a struct or array
+ * literal of such values.  A nested slice is not: its backing array would
+ * be shared by every evaluation. */
+static bool staticvalue(Node *v, Type *t, int *leaves) {
+	Type *u = under(t);
+	if (v->kind == N_COMPLIT) {
+		/* boxed into an interface, the value is a static object too */
+		Type *vt = u->kind == T_INTERFACE && v->a ? v->type : t;
+		if ((v->flags & NF_IMPLICITADDR) || !isaggregate(vt) || (v->a && !identical(v->type, vt)) ||
+		    (vt != t && isdirectiface(vt)))
+			return false;
+		return staticelems(v, vt, leaves);
+	}
+	++*leaves;
+	if (v->flags & NF_NIL)
+		return true;
+	if (!v->cv || iscomplex(u))
+		return false;
+	if (u->kind == T_INTERFACE) {
+		Type *from = isuntyped(v->type) ? defaulttype(v->type) : v->type;
+		return !iscomplex(under(from));
+	}
+	return true;
+}
+
+/* Whether element value v (of type t) goes into its literal's template. */
+static bool isstatic(Node *v, Type *t) {
+	int leaves = 0;
+	return staticvalue(v, t, &leaves);
+}
+
+/* The type of literal n's i-th element (n of type t). */
+static Type *elemtype(Node *n, Type *t, int i) {
+	Type *u = under(t);
+	if (u->kind != T_STRUCT)
+		return u->elem;
+	Node *e = n->list.v[i];
+	return ((Field *)(e->kind == N_KEYVAL ? e->aux : u->fields.v[i]))->type;
+}
+
+/* ((T){a, b}) as {a, b}: a compound literal in a static initializer is a
+ * GNU extension, and the braces alone read better. */
+static const char *unwrapcompound(const char *c) {
+	size_t n = strlen(c);
+	const char *p = strchr(c, ')');
+	if (strncmp(c, "((", 2) || !p || p[1] != '{' || n < 4 || strcmp(c + n - 2, "})"))
+		return c;
+	return xprintf("%.*s", (int)(c + n - 1 - (p + 1)), p + 1);
+}
+
+/* ((int16_t)12ll) as 12: an initializer converts to the member's type,
+ * and a table of small numbers then reads as one.  Longer numbers keep
+ * their suffix (ll, ull) and so their C type. */
+static const char *plainint(const char *c) {
+	const char *p = strchr(c, ')'), *d;
+	if (strncmp(c, "((", 2) || !p || strncmp(p - 2, "_t", 2))
+		return c;
+	d = p + 1 + (p[1] == '-');
+	size_t nd = strspn(d, "0123456789");
+	if (!nd || (strcmp(d + nd, "ll)") && strcmp(d + nd, "ull)")))
+		return c;
+	return xprintf("%.*s", (int)(d + nd - (p + 1)) + (nd > 9 ? (int)strlen(d + nd) - 1 : 0), p + 1);
+}
+
+static void staticinit(Buf *b, Node *n, Type *t, bool top);
+
+/* The C initializer of constant value v of type t. */
+static const char *staticleaf(Node *v, Type *t) {
+	if (v->kind == N_COMPLIT && isinterface(t)) {
+		static int nbox;
+		const char *nm = xprintf("glbox%d", ++nbox);
+		bprintf(&gdecls, "static const %s %s = %s;\n", ctype(v->type), nm, staticleaf(v, v->type));
+		return xprintf("{%s, (void *)&%s}", ifacetab(v->type, t), nm);
+	}
+	if (v->kind == N_COMPLIT) {
+		/* a gl array is a C struct with the array as member a */
+		bool arr = under(t)->kind == T_ARRAY;
+		Buf b = {0};
+		bput(&b, arr ? "{.a = {" : "{");
+		staticinit(&b, v, t, false);
+		bput(&b, arr ? "}}" : "}");
+		return bstr(&b);
+	}
+	if (v->flags & NF_NIL)
+		return under(t)->kind == T_SLICE || under(t)->kind == T_INTERFACE ? "{0}" : "0";
+	if (isinterface(t)) {
+		Type *from = isuntyped(v->type) ? defaulttype(v->type) : v->type;
+		return unwrapcompound(toiface(cvalue(v->cv, from), from, t));
+	}
+	return plainint(unwrapcompound(cvalue(v->cv, t)));
+}
+
+/* The elements of constant literal n, with C's designators where Go's has
+ * keys (then both continue from the key) and for every struct field; one
+ * a line at the top. */
+static void staticinit(Buf *b, Node *n, Type *t, bool top) {
+	Type *u = under(t);
+	int start = b->n;
+	bool skipped = false;
+	for (int i = 0; i < n->list.n; i++) {
+		Node *e = n->list.v[i];
+		Node *v = e->kind == N_KEYVAL ? e->b : e;
+		const char *sep = top ? (b->n > start ? ",\n\t" : "\n\t") : (b->n > start ? ", " : "");
+		if (!isstatic(v, elemtype(n, t, i))) { /* a hole: stored after the copy */
+			skipped = true;
+			continue;
+		}
+		if (u->kind == T_STRUCT) {
+			Field *f = e->kind == N_KEYVAL ? e->aux : u->fields.v[i];
+			if (v->flags & NF_NIL) /* zero already */
+				continue;
+			bput(b, sep);
+			bprintf(b, ".%s = %s", e->kind == N_KEYVAL ? cfield(f->name) : cmember(u, i), staticleaf(v, f->type));
+			continue;
+		}
+		bput(b, sep);
+		if (e->kind == N_KEYVAL || skipped)
+			bprintf(b, "[%lld] = ", (long long)(intptr_t)n->path.v[i]);
+		skipped = false;
+		bput(b, staticleaf(v, u->elem));
+	}
+}
+
+/* C type ct made const: "const T", or "T *const" for a pointer (a
+ * leading const would be the pointee's). */
+static const char *constof(const char *ct) {
+	return ct[strlen(ct) - 1] == '*' ? xprintf("%sconst", ct) : xprintf("const %s", ct);
+}
+
+/* The name of the static template of literal n of type t, or NULL if n
+ * has too few constants to be worth one.  A slice's template is its
+ * backing array.  The elements that are not constant are zero in it: the
+ * code stores them after the copy, as Go does (constants have no side
+ * effects to order). */
+static const char *statictemplate(Node *n, Type *t) {
+	static int nlit;
+	Type *u = under(t);
+	if (n->kind != N_COMPLIT || (n->flags & NF_IMPLICITADDR) || u->kind == T_MAP || templateholes(n, t) < 0)
+		return NULL;
+	const char *nm = xprintf("gllit%d", ++nlit);
+	Buf b = {0};
+	if (u->kind == T_SLICE)
+		bprintf(&b, "/* %s:%d */\nstatic %s %s[%lld] = {", fileof(n->pos), n->pos.line, constof(ctype(u->elem)), nm, (long long)n->ival);
+	else
+		bprintf(&b, "/* %s:%d */\nstatic %s %s = {%s", fileof(n->pos), n->pos.line, constof(ctype(t)), nm, u->kind == T_ARRAY ? ".a = {" : "");
+	int open = b.n;
+	staticinit(&b, n, t, true);
+	bprintf(&b, "%s\n%s};\n", b.n > open ? "," : "", u->kind == T_ARRAY ? "}" : "");
+	bput(&gdecls, bstr(&b));
+	return nm;
+}
+
+void fillcomplit(Node *n, Type *t, const char *dst);
+
+/* Store literal n's elements into dst, all of them or (templated) only
+ * those its template leaves out. */
+static void fillelems(Node *n, Type *t, const char *dst, bool templated) {
 	Type *u = under(t);
 	switch (u->kind) {
 	case T_STRUCT:
@@ -1736,6 +1943,8 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 				v = e->b;
 			} else
 				f = u->fields.v[i];
+			if (templated && isstatic(v, f->type))
+				continue;
 			const char *m = e->kind == N_KEYVAL ? cfield(f->name) : cmember(u, i);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(f->type)) {
 				fillcomplit(v, f->type, xprintf("%s.%s", dst, m));
@@ -1749,6 +1958,8 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 		for (int i = 0; i < n->list.n; i++) {
 			Node *e = n->list.v[i];
 			Node *v = e->kind == N_KEYVAL ? e->b : e;
+			if (templated && isstatic(v, u->elem))
+				continue;
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
 				fillcomplit(v, u->elem, xprintf("%s.a[%lld]", dst, (long long)(intptr_t)n->path.v[i]));
 				continue;
@@ -1757,6 +1968,13 @@ void fillcomplit(Node *n, Type *t, const char *dst) {
 		}
 		return;
 	}
+}
+
+void fillcomplit(Node *n, Type *t, const char *dst) {
+	const char *s = statictemplate(n, t);
+	if (s)
+		line("%s = %s;", dst, s);
+	fillelems(n, t, dst, s != NULL);
 }
 
 static const char *complit(Node *n) {
@@ -1771,8 +1989,12 @@ static const char *complit(Node *n) {
 	case T_STRUCT:
 	case T_ARRAY: {
 		const char *r = frametemp(t);
-		line("memset(&%s, 0, sizeof %s);", r, r);
-		fillcomplit(n, t, r);
+		const char *s = statictemplate(n, t);
+		if (s)
+			line("%s = %s;", r, s);
+		else
+			line("memset(&%s, 0, sizeof %s);", r, r);
+		fillelems(n, t, r, s != NULL);
 		return r;
 	}
 	case T_SLICE: {
@@ -1785,14 +2007,27 @@ static const char *complit(Node *n) {
 		pcline();
 		callto(r, xprintf("(GlSlice){gl_newarray(g, %s, %lld), %lld, %lld}", typedesc(u->elem), (long long)len, (long long)len, (long long)len));
 		afterCall(true);
+		const char *s = statictemplate(n, t);
+		if (s)
+			line("memcpy(%s.ptr, %s, sizeof %s);", r, s, s);
 		for (int i = 0; i < n->list.n; i++) {
 			Node *e = n->list.v[i];
 			Node *v = e->kind == N_KEYVAL ? e->b : e;
+			if (s && isstatic(v, u->elem))
+				continue;
 			const char *dst = xprintf("((%s *)%s.ptr)[%lld]", ctype(u->elem), r, (long long)(intptr_t)n->path.v[i]);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
+				const char *tl = statictemplate(v, u->elem);
+				if (tl && isstatic(v, u->elem)) { /* no holes: one copy */
+					line("%s = %s;", dst, tl);
+					continue;
+				}
 				const char *tmp = frametemp(u->elem);
-				line("memset(&%s, 0, sizeof %s);", tmp, tmp);
-				fillcomplit(v, u->elem, tmp);
+				if (tl)
+					line("%s = %s;", tmp, tl);
+				else
+					line("memset(&%s, 0, sizeof %s);", tmp, tmp);
+				fillelems(v, u->elem, tmp, tl != NULL);
 				line("%s = %s;", dst, tmp);
 				continue;
 			}

@@ -1012,6 +1012,15 @@ static bool opallowed(int op, Type *t, Node *n) {
 	return ok;
 }
 
+/* Where expression n starts, as Go reports its operands: a call's,
+ * selector's or index's left end, not its parenthesis, dot or bracket. */
+static Pos startpos(Node *n) {
+	while ((n->kind == N_CALL || n->kind == N_SELECTOR || n->kind == N_INDEX || n->kind == N_SLICEEXPR ||
+		n->kind == N_TYPEASSERT || n->kind == N_BINARY) && n->a)
+		n = n->a;
+	return n->pos;
+}
+
 /* the result of a typed constant operation must fit its type */
 static bool constfits(Node *n) {
 	if (!n->cv || isuntyped(n->type) || bad(n->type))
@@ -1021,21 +1030,33 @@ static bool constfits(Node *n) {
 		n->cv = r;
 		return true;
 	}
-	errorat(n->pos, "%s overflows %s", opdesc(n), ts(n->type));
+	errorat(startpos(n), "%s overflows %s", opdesc(n), ts(n->type));
 	return false;
 }
+
+/* The largest count of a constant shift, Go's: 1074, the binary exponent
+ * of float64's smallest denormal.  A larger count has no use (a constant
+ * integer has 512 bits), and Go rejects it whatever the operand, so glc
+ * does too: the same programs compile. */
+enum { MAXCONSTSHIFT = 1074 };
 
 static Type *checkshift(Node *n) {
 	Node *x = n->a, *y = n->b;
 	Type *xt = rvalue(x), *yt = rvalue(y);
+	const char *ydesc = NULL;
 	if (bad(xt) || bad(yt))
 		return fail(n);
 	/* the shift count: an integer, or an untyped constant representable as uint */
 	if (y->cv) {
-		if (!cisint(y->cv) || ctoint(y->cv) < 0) {
-			errorat(y->pos, "invalid shift count %s", opdesc(y));
+		if (!cisint(y->cv)) {
+			errorat(startpos(y), "%s truncated to uint", opdesc(y));
 			return fail(n);
 		}
+		if (ctoint(y->cv) < 0) {
+			errorat(startpos(y), "invalid operation: negative shift count %s", opdesc(y));
+			return fail(n);
+		}
+		ydesc = opdesc(y); /* as written: it becomes a uint */
 		if (isuntyped(yt))
 			convertuntyped(y, types[T_UINT]);
 	} else if (!isinteger(yt)) {
@@ -1054,8 +1075,8 @@ static Type *checkshift(Node *n) {
 		}
 		if (y->cv) {
 			i128 s = ctoint(y->cv);
-			if (s > 10000) {
-				errorat(y->pos, "invalid shift count %s", opdesc(y));
+			if (s > MAXCONSTSHIFT) {
+				errorat(startpos(y), "invalid operation: invalid shift count %s", ydesc);
 				return fail(n);
 			}
 			Const *c = cshift(n->pos, n->op, x->cv, (uint64_t)s);
