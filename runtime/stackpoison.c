@@ -64,7 +64,7 @@ enum {
 	dontneedMin = 65536,   /* blocks this big free their pages when poisoned */
 	poisonBatch = 64,      /* retired blocks poisoned together */
 	poisonEvery = 32,      /* after the first eagerPoisoned: one batch in this many */
-	eagerPoisoned = 4096,  /* the first retirements: each poisoned at once */
+	eagerPoisoned = 256,   /* the first retirements: each poisoned at once */
 	stackClobber = 0xDB,   /* what a retired stack's top is overwritten with */
 	clobberMax = 16384,    /* how much of it, if its live part is not known */
 	numBlockOrders = 40,   /* stack sizes 2 KiB << 0..39, as stack.c's orders */
