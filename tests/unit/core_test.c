@@ -2043,6 +2043,37 @@ unwind:
 static const GlFuncInfo stale__info __attribute__((used)) = {
 	"main.stale", "/src/core_test.gl", 100, sizeof(struct stale__frame), NULL, 0, (void (*)(void))t_stale};
 
+/* the same after the stress mode's first 256 retirements, which are
+ * poisoned one by one: later retired stacks are clobbered and checked in
+ * batches, and only some batches are poisoned, so the stale write is found
+ * either by the fault or by the check (before the block is reused) */
+static const GlFuncInfo stalelate__info;
+GL_FUNC void t_stalelate(G *g) {
+	struct stale__frame *fp;
+	uintptr_t fpoff;
+	GL_PCLINE(stalelate__info, 104);
+	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_FRAME_ENTER(g, struct stale__frame, fp, fpoff, stalelate__info);
+	GL_PCLINE(stalelate__info, 105);
+	t_rec(g, 400); /* past the eager poisonings */
+	AFTER(struct stale__frame);
+	fp->u = (uintptr_t)&fp->x;
+	GL_PCLINE(stalelate__info, 107);
+	t_rec(g, 10);
+	AFTER(struct stale__frame);
+	*(volatile u64 *)fp->u = 1; /* stale */
+	GL_PCLINE(stalelate__info, 109);
+	t_rec(g, 1500); /* enough retirements to check the block */
+	AFTER(struct stale__frame);
+	GL_FRAME_LEAVE(g, fp);
+	return;
+unwind:
+	GL_FRAME_LEAVE(g, fp);
+}
+static const GlFuncInfo stalelate__info __attribute__((used)) = {
+	"main.stalelate", "/src/core_test.gl", 104, sizeof(struct stale__frame), NULL, 0,
+	(void (*)(void))t_stalelate};
+
 /* a nil dereference glc "forgot" to check */
 static const GlFuncInfo nilderef__info;
 static volatile uintptr_t niladdr = 8;
@@ -2270,6 +2301,9 @@ static const tcase cases[] = {
 	{"stale pointer into a moved stack", t_stale, 0, FORCEMOVE, NULL, NULL, 2,
 	 {"fatal error: stale pointer into a moved stack (addr=0x", "[signal SIGSEGV: segmentation violation",
 	  "goroutine 1 [running]:\nmain.stale(...)\n\t/src/core_test.gl:10"},
+	 NULL},
+	{"stale write into a moved stack, after the eager poisonings", t_stalelate, 0, FORCEMOVE, NULL, NULL, 2,
+	 {"stale pointer into a moved stack", "goroutine 1 [running]:\nmain.stalelate(...)\n\t/src/core_test.gl:"},
 	 NULL},
 	{"unchecked nil dereference", t_nilderef, 0, BOTH, NULL, NULL, 2,
 	 {"fatal error: unchecked nil pointer dereference in generated code (addr=0x8)\n"
