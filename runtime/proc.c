@@ -1678,6 +1678,7 @@ const char *waitreasonstr(uint32_t reason) {
 	case waitReasonSleep: return "sleep";
 	case waitReasonSyncCondWait: return "sync.Cond.Wait";
 	case waitReasonPreempted: return "preempted";
+	case waitReasonStoppingTheWorld: return "stopping the world";
 	}
 	return "waiting";
 }
@@ -2004,6 +2005,34 @@ static void stopTheWorldWithSema(void *arg) {
 			gl_throw("stopTheWorld: not stopped (status != _Pgcstop)");
 }
 
+/* On g0: stopTheWorldWithSema with the caller's goroutine Gwaiting, not
+ * Grunning, while it waits for the other Ps (as Go's stopTheWorld does).
+ * Otherwise a suspendG caller on another P, which keeps its P until it
+ * has the goroutine, would wait for a goroutine that waits for that P:
+ * neither moves (tests/preempt.sh's preempt_clock, a goroutine whose
+ * allocation started a cycle while ScanStackForTest asked for it).  As
+ * Gwaiting it can be claimed and its stack read (systemstack saved
+ * g->sched); it never moves meanwhile (isShrinkStackSafe refuses this
+ * wait reason: runtime C below systemstack holds addresses in it), and,
+ * as in execute, a claim is waited out before it runs again. */
+static void stopTheWorldAsWaiting_m(void *arg) {
+	(void)arg;
+	G *gp = getm()->curg;
+	if (gp == NULL) {
+		stopTheWorldWithSema(NULL);
+		return;
+	}
+	gp->waitreason = waitReasonStoppingTheWorld;
+	casgstatus(gp, Grunning, Gwaiting);
+	stopTheWorldWithSema(NULL);
+	casgstatus(gp, Gwaiting, Grunning);
+	gp->waitreason = waitReasonZero;
+	if (GL_UNLIKELY(suspendfence))
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (GL_UNLIKELY(__atomic_load_n(&gp->suspendclaim, __ATOMIC_RELAXED)))
+		suspendwaitexecute(gp);
+}
+
 /* Stop every P but the caller's: each finishes what it runs up to its
  * next prologue (or block), then waits; a P in a system call is taken
  * as it is (its goroutine runs no gl code until exitsyscall). */
@@ -2011,7 +2040,7 @@ void stopTheWorld(const char *reason) {
 	(void)reason;
 	semacquire1(&worldsema, false, waitReasonSemacquire);
 	getg()->m->locks++; /* the caller must not be preempted meanwhile */
-	systemstack(stopTheWorldWithSema, NULL);
+	systemstack(stopTheWorldAsWaiting_m, NULL);
 }
 
 static void startTheWorldWithSema(void *arg) {
@@ -2052,7 +2081,7 @@ bool trystopTheWorld_m(void) {
 	if (!semtryacquire(&worldsema))
 		return false;
 	getm()->locks++;
-	stopTheWorldWithSema(NULL);
+	stopTheWorldAsWaiting_m(NULL);
 	return true;
 }
 

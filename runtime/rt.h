@@ -326,6 +326,7 @@ enum { /* Go 1.19's waitReason values */
 	waitReasonSleep = 19,
 	waitReasonSyncCondWait = 20,
 	waitReasonPreempted = 25,
+	waitReasonStoppingTheWorld = 27, /* Go 1.21's; 1.19 leaves the reason as it was */
 };
 
 /* ---- channels (chan.c, select.c) ---- */
