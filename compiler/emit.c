@@ -10,10 +10,11 @@
  *
  * Names that cross files are canonical: gl functions are pkg_Name (stable
  * per package, assigned by assignnames in declaration order); a type's
- * descriptor is gltype_<hash of the type's canonical key> and an itab
- * glitab_<hash>, defined weak in every file that uses them, so the linker
- * keeps one and a type has one descriptor in the program (type switches and
- * interface conversions compare descriptor addresses).
+ * descriptor has the linker symbol gltype_<hash of the type's canonical
+ * key> and an itab glitab_<hash>, defined weak in every file that uses
+ * them, so the linker keeps one and a type has one descriptor in the
+ * program (type switches and interface conversions compare descriptor
+ * addresses).  In the C they are called after the type (readablename).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -34,7 +35,7 @@ static int unitid;
 static Vec structs;   /* Types whose C struct this file defines */
 static Vec descs;     /* Types whose descriptor this file defines */
 static Vec itabs;     /* triples (T, I, symbol) */
-static Vec unitnames; /* file-scope names declared in this file: prototypes, externs */
+static PtrMap unitnames; /* file-scope names declared in this file: prototypes, externs */
 static Vec cglobals;  /* names of this file's static helpers */
 
 /* ---------------------------------------------------------------- names */
@@ -190,11 +191,23 @@ int imethodindex(Type *iface, const char *name) {
 /* A name this file declares once (a prototype, an extern): true the first time. */
 static bool firstinunit(const char *name) {
 	name = intern(name);
-	for (int i = 0; i < unitnames.n; i++)
-		if (unitnames.v[i] == name)
-			return false;
-	vpush(&unitnames, (void *)name);
+	if (pmget(&unitnames, name))
+		return false;
+	pmput(&unitnames, name, (void *)name);
 	return true;
+}
+
+/* A new file-scope name for one of glc's static helpers (wrappers,
+ * boxed constants): base, or base_2, base_3, ... the first this unit has
+ * not used. */
+const char *unitname(const char *base) {
+	if (firstinunit(base))
+		return intern(base);
+	for (int i = 2;; i++) {
+		const char *n = xprintf("%s_%d", base, i);
+		if (firstinunit(n))
+			return intern(n);
+	}
 }
 
 /* ---- canonical type keys: equal for identical types, across files ---- */
@@ -266,13 +279,133 @@ static void wkey(Buf *b, Type *t, int depth) {
 	}
 }
 
-static const char *typehash(Type *t) {
+/* t's canonical key, interned: equal for identical types. */
+static const char *typekey(Type *t) {
 	Buf b = {0};
 	wkey(&b, t, 0);
+	return intern(bstr(&b));
+}
+
+static const char *typehash(Type *t) {
+	const char *k = typekey(t);
 	uint64_t h = 14695981039346656037ull;
-	for (size_t i = 0; i < b.n; i++)
-		h = (h ^ (uint8_t)b.s[i]) * 1099511628211ull;
+	for (const char *p = k; *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
 	return xprintf("%016llx", (unsigned long long)h);
+}
+
+/* ---- readable names: descriptors, itabs, C struct tags ----
+ *
+ * A descriptor's linker symbol is the same in every unit and differs
+ * between distinct types: gltype_<hash of the canonical key>.  The C a
+ * reader sees calls it after its type instead — gltype_main_Point,
+ * gltype_slice_int, gltype_map_string_ptr_main_Point — through an asm
+ * label on its declaration (extern const GlType gltype_main_Point
+ * __asm__("gltype_e570265de88ce2e4")).  C identifiers do not cross files,
+ * so a readable name need only be unique within its unit: glc keeps one per
+ * canonical key while it writes a unit, and a second key that renders the
+ * same (a type declared in a function, a name cut short) takes _2, _3, ...
+ * in the order the unit meets them, so a unit's names do not depend on
+ * what else is compiled.
+ * Readable names never hold "__", which the names derived from them use
+ * (gltype_main_Point__gc, glitab_main_Point__fmt_Stringer), and start
+ * with "gl", which no package's C prefix does (cprefix). */
+static PtrMap rnamebykey; /* namespace and canonical key, interned → name */
+static PtrMap rnametaken; /* name, interned → its key */
+
+static Type *descfor(Type *t);
+
+static void rname(Buf *b, Type *t, int depth);
+
+static void rnamelist(Buf *b, Vec *fields, int depth) {
+	for (int i = 0; i < fields->n; i++) {
+		bputc(b, '_');
+		rname(b, ((Field *)fields->v[i])->type, depth);
+	}
+}
+
+/* t, written as a C identifier for a reader: lossy (glc's registry keeps
+ * the names apart), cut short past 48 bytes. */
+static void rname(Buf *b, Type *t, int depth) {
+	if (b->n > 48 || depth > 8)
+		return;
+	depth++;
+	t = descfor(t);
+	switch (t->kind) {
+	case T_NAMED:
+		if (t->pkg && t->pkg->cprefix)
+			bprintf(b, "%s_", t->pkg->cprefix);
+		bput(b, gident(t->name));
+		if (t->obj && !t->obj->global && t->obj->pos.line) /* declared in a function */
+			bprintf(b, "_at%d", t->obj->pos.line);
+		return;
+	case T_POINTER: bput(b, "ptr_"); rname(b, t->elem, depth); return;
+	case T_SLICE: bput(b, "slice_"); rname(b, t->elem, depth); return;
+	case T_ARRAY: bprintf(b, "array%lld_", (long long)t->len); rname(b, t->elem, depth); return;
+	case T_CHAN:
+		bput(b, t->len == 1 ? "recvchan_" : t->len == 2 ? "sendchan_" : "chan_");
+		rname(b, t->elem, depth);
+		return;
+	case T_MAP:
+		bput(b, "map_");
+		rname(b, t->key, depth);
+		bputc(b, '_');
+		rname(b, t->elem, depth);
+		return;
+	case T_FUNC:
+		bput(b, "func");
+		rnamelist(b, &t->fields, depth);
+		if (t->results.n)
+			bput(b, "_ret");
+		rnamelist(b, &t->results, depth);
+		return;
+	case T_TUPLE: bput(b, "tuple"); rnamelist(b, &t->fields, depth); return;
+	case T_STRUCT:
+		bput(b, "struct");
+		for (int i = 0; i < t->fields.n && b->n <= 48; i++) {
+			Field *f = t->fields.v[i];
+			bprintf(b, "_%s", f->name && strcmp(f->name, "_") ? cleanname(f->name, false) : "blank");
+		}
+		return;
+	case T_INTERFACE:
+		completeiface(t);
+		bput(b, t->methods.n ? "iface" : "any");
+		for (int i = 0; i < t->methods.n && b->n <= 48; i++)
+			bprintf(b, "_%s", cleanname(((Method *)t->methods.v[i])->name, false));
+		return;
+	case T_UNSAFEPTR: bput(b, "unsafe_Pointer"); return;
+	default: bput(b, cleanname(typestr(t), false)); return;
+	}
+}
+
+static const char *readablename(const char *ns, Type *t, const char *key);
+
+/* t's readable descriptor name without its "gltype_": main_Point. */
+static const char *typerealname(Type *t) {
+	t = descfor(t);
+	return readablename("gltype_", t, typekey(t)) + strlen("gltype_");
+}
+
+/* The readable name in namespace ns (a prefix: "gltype_", "gl") of the
+ * type whose canonical key is key. */
+static const char *readablename(const char *ns, Type *t, const char *key) {
+	const char *k = intern(xprintf("%s %s", ns, key));
+	const char *name = pmget(&rnamebykey, k);
+	if (name)
+		return name;
+	Buf raw = {0}, b = {0};
+	bput(&raw, ns);
+	rname(&raw, t, 0);
+	for (const char *p = bstr(&raw); *p; p++) /* no "__", no final "_" */
+		if (!(*p == '_' && (p[1] == '_' || p[1] == 0)))
+			bputc(&b, *p);
+	const char *base = intern(bstr(&b));
+	name = base;
+	for (int i = 2; pmget(&rnametaken, name); i++)
+		name = intern(xprintf("%s_%d", base, i));
+	pmput(&rnametaken, name, (void *)k);
+	pmput(&rnamebykey, k, (void *)name);
+	return name;
 }
 
 /* Whether s is in the style of C's macros (SIZE_MAX, INT64_C): capitals,
@@ -342,7 +475,8 @@ const char *abspathof(Pos p) {
 /* ---------------------------------------------------------------- C types */
 
 static const char *structname(Type *t) {
-	if (!t->cname) {
+	if (!t->cname || (t->kind != T_NAMED && t->cnameunit != unitid)) {
+		t->cnameunit = unitid;
 		if (t->kind == T_NAMED) {
 			const char *pk = t->pkg && t->pkg->cprefix ? t->pkg->cprefix : "x";
 			if (t->obj && !t->obj->global)
@@ -350,7 +484,7 @@ static const char *structname(Type *t) {
 			else
 				t->cname = xprintf("struct %s_%s", pk, gident(t->name));
 		} else
-			t->cname = xprintf("struct %c%.12s", t->kind == T_ARRAY ? 'A' : t->kind == T_TUPLE ? 'R' : 'S', typehash(t));
+			t->cname = xprintf("struct %s", readablename("gl", t, typekey(t)));
 	}
 	if (firstinunit(t->cname)) {
 		vpush(&structs, t);
@@ -552,11 +686,14 @@ static Type *descfor(Type *t) {
 
 const char *typedesc(Type *t) {
 	t = descfor(t);
-	if (!t->sym)
-		t->sym = xprintf("&gltype_%s", typehash(t));
+	if (!t->sym || t->symunit != unitid) {
+		t->sym = xprintf("&%s", readablename("gltype_", t, typekey(t)));
+		t->symunit = unitid;
+	}
 	if (firstinunit(t->sym)) {
 		vpush(&descs, t);
-		bprintf(&gfwd, "extern const GlType %s __attribute__((weak)); /* %s */\n", t->sym + 1, typestr(t));
+		bprintf(&gfwd, "extern const GlType %s __asm__(\"gltype_%s\") __attribute__((weak)); /* %s */\n", t->sym + 1,
+			typehash(t), typestr(t));
 	}
 	return t->sym;
 }
@@ -643,30 +780,16 @@ static Vec methodset(Type *t) {
  * interface's data word (the value itself for pointer-shaped types, else a
  * pointer to a boxed copy), follows embedded fields and calls the method. */
 const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
-	static int nwrap;
 	resolvemethod(m);
 	Type *sig = m->type;
-	const char *name = xprintf("glwrap%d", ++nwrap);
+	const char *name = unitname(xprintf("glwrap_%s__%s", typerealname(t), gident(m->name)));
 	int mode;
-	Type *rt = resulttype(sig, &mode);
+	resulttype(sig, &mode);
 	Buf b = {0};
-	Buf params = {0}, args = {0};
-	bprintf(&params, "G *g");
-	if (mode == R_OUT) {
-		bprintf(&params, ", %s *out", ctype(rt));
-		bprintf(&args, ", out");
-	}
-	bprintf(&params, ", void *data");
-	for (int i = 0; i < sig->fields.n; i++) {
-		Type *pt = ((Field *)sig->fields.v[i])->type;
-		if (bypointer(pt))
-			bprintf(&params, ", const %s *p%d", ctype(pt), i);
-		else
-			bprintf(&params, ", %s p%d", ctype(pt), i);
-		bprintf(&args, ", p%d", i);
-	}
-	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
-	bprintf(&gprotos, "static %s %s(%s);\n", rc, name, bstr(&params));
+	const char *params = cparams(sig, NULL, "void *data", 0, 0, true);
+	const char *args = cargs(sig, 0, 0); /* the parameters; the out pointer and receiver go before */
+	const char *rc = cresult(sig);
+	bprintf(&gprotos, "static %s %s(%s);\n", rc, name, params);
 	/* the receiver expression */
 	Type *cur = t;
 	const char *recv;
@@ -691,11 +814,11 @@ const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
 		const char *iv = curptr ? xprintf("(*%s)", recv) : recv;
 		int idx = imethodindex(base, m->name);
 		bprintf(&b, "/* the method %s of embedded %s, for %s */\nGL_WRAPPER static %s %s(%s) {\n%s\tGlIface i = %s;\n",
-			m->name, typestr(base), typestr(t), rc, name, bstr(&params), wrapperentry(name), iv);
+			m->name, typestr(base), typestr(t), rc, name, params, wrapperentry(name), iv);
 		if (under(base)->methods.n)
 			bprintf(&b, "\tif (!i.tab) { gl_panicnil(g); %s }\n", mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;");
 		bprintf(&b, "\t%s((%s)((const GlItab *)i.tab)->fun[%d])(g%s%s);\n}\n", mode == R_DIRECT ? "return " : "",
-			fncast(sig, 2), idx, mode == R_OUT ? ", out, i.data" : ", i.data", strchr(bstr(&args), 'p') ? strstr(bstr(&args), ", p") ? strstr(bstr(&args), ", p") : "" : "");
+			fncast(sig, 2), idx, mode == R_OUT ? ", out, i.data" : ", i.data", args);
 		bput(&gdecls, bstr(&b));
 		return name;
 	}
@@ -708,17 +831,15 @@ const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
 		r = curptr ? xprintf("(*%s)", recv) : recv;
 	if (curptr && !m->ptrrecv)
 		bprintf(&b, "/* %s.%s for an interface holding %s */\nGL_WRAPPER static %s %s(%s) {\n%s\tif (!%s) { gl_panicnil(g); %s }\n",
-			typestr(base), m->name, typestr(t), rc, name, bstr(&params), wrapperentry(name), recv,
+			typestr(base), m->name, typestr(t), rc, name, params, wrapperentry(name), recv,
 			mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;");
 	else
 		bprintf(&b, "/* %s.%s for an interface holding %s */\nGL_WRAPPER static %s %s(%s) {\n%s", typestr(base), m->name,
-			typestr(t), rc, name, bstr(&params), wrapperentry(name));
-	const char *argstr = bstr(&args);
-	if (mode == R_OUT) {
-		/* the out pointer goes first; the receiver follows */
-		bprintf(&b, "\t%s(g, out, %s%s);\n}\n", funcsym(m->fn), r, strstr(argstr, ", p") ? strstr(argstr, ", p") : "");
-	} else
-		bprintf(&b, "\t%s%s(g, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", funcsym(m->fn), r, argstr);
+			typestr(t), rc, name, params, wrapperentry(name));
+	if (mode == R_OUT) /* the out pointer goes first; the receiver follows */
+		bprintf(&b, "\t%s(g, out, %s%s);\n}\n", funcsym(m->fn), r, args);
+	else
+		bprintf(&b, "\t%s%s(g, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", funcsym(m->fn), r, args);
 	bput(&gdecls, bstr(&b));
 	return name;
 }
@@ -730,7 +851,8 @@ const char *itabsym(Type *t, Type *iface) {
 		h = (h ^ (uint8_t)*p) * 1099511628211ull;
 	for (const char *p = ih; *p; p++)
 		h = (h ^ (uint8_t)*p) * 1099511628211ull;
-	const char *sym = xprintf("glitab_%016llx", (unsigned long long)h);
+	/* readable: the two readable descriptor names, which hold no "__" */
+	const char *sym = xprintf("glitab_%s__%s", typerealname(t), typerealname(iface));
 	const char *ref = xprintf("&%s.h", sym);
 	if (firstinunit(sym)) {
 		vpush(&itabs, t);
@@ -738,8 +860,10 @@ const char *itabsym(Type *t, Type *iface) {
 		vpush(&itabs, (void *)ref);
 		Type *iu = under(iface);
 		completeiface(iu);
-		bprintf(&gfwd, "extern const struct %s_t { GlItab h; void (*fun[%d])(void); } %s __attribute__((weak)); /* %s, %s */\n",
-			sym, iu->methods.n ? iu->methods.n : 1, sym, typestr(t), typestr(iface));
+		bprintf(&gfwd,
+			"extern const struct %s_t { GlItab h; void (*fun[%d])(void); } %s __asm__(\"glitab_%016llx\") "
+			"__attribute__((weak)); /* %s, %s */\n",
+			sym, iu->methods.n ? iu->methods.n : 1, sym, (unsigned long long)h, typestr(t), typestr(iface));
 	}
 	return ref;
 }
@@ -888,16 +1012,51 @@ static Type *buckettype(Type *m) {
 
 /* ", T p<first>, ..." for the parameters of sig from index from on (as a
  * C parameter list, or as the argument list when args is set). */
-static const char *paramlist(Type *sig, int from, int first, bool args) {
+/* The C calling convention of gl functions, written once (DESIGN.md S5):
+ *
+ *     R f(G *g [, GlFunc *ctx] [, T *out] [, receiver], p0, p1, ...)
+ *
+ * ctxdecl: a closure's context ("GlFunc *ctx"), or NULL; out: the results
+ * when they go through a pointer into the caller's data frame (resulttype);
+ * recvdecl: a method's receiver or an interface's data word ("void *data"),
+ * or NULL; then sig's parameters from index from on, named p<first>, ...,
+ * aggregates by const pointer (bypointer).  names false gives the types
+ * alone, for a function pointer type (ctxdecl and recvdecl are then types). */
+const char *cparams(Type *sig, const char *ctxdecl, const char *recvdecl, int from, int first, bool names) {
+	int mode;
+	Type *rt = resulttype(sig, &mode);
 	Buf b = {0};
+	bput(&b, names ? "G *g" : "G *");
+	if (ctxdecl)
+		bprintf(&b, ", %s", ctxdecl);
+	if (mode == R_OUT)
+		bprintf(&b, names ? ", %s *out" : ", %s *", ctype(rt));
+	if (recvdecl)
+		bprintf(&b, ", %s", recvdecl);
 	for (int i = from; i < sig->fields.n; i++) {
 		Type *pt = ((Field *)sig->fields.v[i])->type;
-		if (args)
-			bprintf(&b, ", p%d", first + i - from);
-		else
+		if (names)
 			bprintf(&b, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), first + i - from);
+		else
+			bprintf(&b, bypointer(pt) ? ", const %s *" : ", %s", ctype(pt));
 	}
 	return bstr(&b);
+}
+
+/* The arguments that pass cparams' parameters on: ", p<first>, ..." for
+ * sig's parameters from index from on. */
+const char *cargs(Type *sig, int from, int first) {
+	Buf b = {0};
+	for (int i = from; i < sig->fields.n; i++)
+		bprintf(&b, ", p%d", first + i - from);
+	return bstr(&b);
+}
+
+/* The C result type of a function of signature sig. */
+const char *cresult(Type *sig) {
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	return mode == R_DIRECT ? ctype(rt) : "void";
 }
 
 /* The interface data word of the receiver p0 of type t, as the itab
@@ -918,17 +1077,15 @@ static const char *recvword(Type *t) {
 /* Method.Func for method m of t whose itab function is ifn: T.M as a
  * static func value of type ftyp (the receiver first). */
 static const char *reflectmexpr(Type *t, Method *m, const char *ifn, Type *ftyp) {
-	static int n;
-	const char *name = xprintf("glrme%d", ++n);
+	const char *name = unitname(xprintf("glrme_%s__%s", typerealname(t), gident(m->name)));
 	int mode;
-	Type *rt = resulttype(ftyp, &mode);
-	const char *out = mode == R_OUT ? xprintf(", %s *out", ctype(rt)) : "";
-	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
-	const char *params = xprintf("G *g, GlFunc *ctx%s%s", out, paramlist(ftyp, 0, 0, false));
+	resulttype(ftyp, &mode);
+	const char *rc = cresult(ftyp);
+	const char *params = cparams(ftyp, "GlFunc *ctx", NULL, 0, 0, true);
 	bprintf(&gdecls, "static %s %s(%s);\n/* %s.%s for reflect's Method.Func */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n",
 		rc, name, params, typestr(t), m->name, rc, name, params, wrapperentry(name));
 	bprintf(&gdecls, "\t%s((%s)%s)(g%s, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", fncast(m->type, 2), ifn,
-		mode == R_OUT ? ", out" : "", recvword(t), paramlist(ftyp, 1, 1, true));
+		mode == R_OUT ? ", out" : "", recvword(t), cargs(ftyp, 1, 1));
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", name, name);
 	return xprintf("&%s__fv", name);
 }
@@ -936,25 +1093,23 @@ static const char *reflectmexpr(Type *t, Method *m, const char *ifn, Type *ftyp)
 /* Value.Method's code for method m whose itab function is ifn: the
  * closure reflect makes is {this function, the receiver's data word}. */
 static const char *reflectmvalue(Method *m, const char *ifn) {
-	static int n;
-	const char *name = xprintf("glrmv%d", ++n);
+	const char *name = unitname(xprintf("glrmv_%s", strncmp(ifn, "glwrap_", 7) ? ifn : ifn + 7));
 	Type *sig = m->type;
 	int mode;
-	Type *rt = resulttype(sig, &mode);
-	const char *out = mode == R_OUT ? xprintf(", %s *out", ctype(rt)) : "";
-	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
-	const char *params = xprintf("G *g, GlFunc *ctx%s%s", out, paramlist(sig, 0, 0, false));
+	resulttype(sig, &mode);
+	const char *rc = cresult(sig);
+	const char *params = cparams(sig, "GlFunc *ctx", NULL, 0, 0, true);
 	bprintf(&gdecls, "static %s %s(%s);\n/* the method value of %s for reflect */\nGL_WRAPPER static %s %s(%s) {\n%s", rc, name,
 		params, m->name, rc, name, params, wrapperentry(name));
 	bprintf(&gdecls, "\t%s((%s)%s)(g%s, ((void *const *)ctx)[1]%s);\n}\n", mode == R_DIRECT ? "return " : "",
-		fncast(sig, 2), ifn, mode == R_OUT ? ", out" : "", paramlist(sig, 0, 0, true));
+		fncast(sig, 2), ifn, mode == R_OUT ? ", out" : "", cargs(sig, 0, 0));
 	return name;
 }
 
 /* GlType.call of the func type sig (runtime/gl.h): Value.Call's way into
  * a func value of this type, arguments and results through pointers. */
 static const char *reflectcall(Type *sig, const char *sym) {
-	const char *name = xprintf("%s_call", sym);
+	const char *name = xprintf("%s__call", sym);
 	int mode;
 	Type *rt = resulttype(sig, &mode);
 	Buf args = {0}, b = {0};
@@ -1005,11 +1160,11 @@ static void emitdesc(Type *t) {
 	/* the pointer bitmap */
 	const char *gcdata = "0";
 	if (ptrdata) {
-		bprintf(&pre, "static const uint8_t %s_gc[] = {", sym);
+		bprintf(&pre, "static const uint8_t %s__gc[] = {", sym);
 		for (int64_t i = 0; i < (ptrdata + 63) / 64; i++)
 			bprintf(&pre, "%s%u", i ? ", " : "", bits[i]);
 		bprintf(&pre, "};\n");
-		gcdata = xprintf("%s_gc", sym);
+		gcdata = xprintf("%s__gc", sym);
 	}
 	const char *elem = "0", *key = "0", *bucket = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0", *call = "0";
 	int64_t len = 0;
@@ -1032,27 +1187,27 @@ static void emitdesc(Type *t) {
 	case T_STRUCT:
 		nfields = u->fields.n;
 		if (nfields) {
-			bprintf(&pre, "static const GlStructField %s_fields[] = {\n", sym);
+			bprintf(&pre, "static const GlStructField %s__fields[] = {\n", sym);
 			for (int i = 0; i < u->fields.n; i++) {
 				Field *f = u->fields.v[i];
 				bprintf(&pre, "\t{%s, %s, %lld, %d},\n", strlit(f->name, (int64_t)strlen(f->name)), typedesc(f->type),
 					(long long)f->offset, f->embedded);
 			}
 			bprintf(&pre, "};\n");
-			fields = xprintf("%s_fields", sym);
+			fields = xprintf("%s__fields", sym);
 		}
 		break;
 	case T_INTERFACE:
 		completeiface(u);
 		nimethods = u->methods.n;
 		if (nimethods) {
-			bprintf(&pre, "static const GlIMethod %s_imethods[] = {\n", sym);
+			bprintf(&pre, "static const GlIMethod %s__imethods[] = {\n", sym);
 			for (int i = 0; i < u->methods.n; i++) {
 				Method *m = u->methods.v[i];
 				bprintf(&pre, "\t{%s, %s},\n", strlit(m->name, (int64_t)strlen(m->name)), typedesc(m->type));
 			}
 			bprintf(&pre, "};\n");
-			imethods = xprintf("%s_imethods", sym);
+			imethods = xprintf("%s__imethods", sym);
 		}
 		break;
 	case T_FUNC:
@@ -1061,18 +1216,18 @@ static void emitdesc(Type *t) {
 		nout = u->results.n;
 		variadic = u->variadic;
 		if (nin) {
-			bprintf(&pre, "static const GlType *const %s_in[] = {", sym);
+			bprintf(&pre, "static const GlType *const %s__in[] = {", sym);
 			for (int i = 0; i < nin; i++)
 				bprintf(&pre, "%s%s", i ? ", " : "", typedesc(((Field *)u->fields.v[i])->type));
 			bprintf(&pre, "};\n");
-			in = xprintf("%s_in", sym);
+			in = xprintf("%s__in", sym);
 		}
 		if (nout) {
-			bprintf(&pre, "static const GlType *const %s_out[] = {", sym);
+			bprintf(&pre, "static const GlType *const %s__out[] = {", sym);
 			for (int i = 0; i < nout; i++)
 				bprintf(&pre, "%s%s", i ? ", " : "", typedesc(((Field *)u->results.v[i])->type));
 			bprintf(&pre, "};\n");
-			outs = xprintf("%s_out", sym);
+			outs = xprintf("%s__out", sym);
 		}
 		break;
 	}
@@ -1082,7 +1237,7 @@ static void emitdesc(Type *t) {
 		Vec ms = methodset(t);
 		if (ms.n) {
 			Buf mb = {0};
-			bprintf(&mb, "static const GlMethod %s_methods[] = {\n", sym);
+			bprintf(&mb, "static const GlMethod %s__methods[] = {\n", sym);
 			for (int i = 0; i < ms.n; i++) {
 				MEntry *e = ms.v[i];
 				resolvemethod(e->m);
@@ -1098,7 +1253,7 @@ static void emitdesc(Type *t) {
 			}
 			bprintf(&mb, "};\n");
 			bput(&pre, bstr(&mb));
-			methods = xprintf("%s_methods", sym);
+			methods = xprintf("%s__methods", sym);
 			nmethods = ms.n;
 		}
 	}
@@ -1191,23 +1346,14 @@ const char *fvsym(Obj *f) {
 		return xprintf("((GlFunc *)&%s)", name);
 	Type *sig = f->type;
 	int mode;
-	Type *rt = resulttype(sig, &mode);
-	Buf params = {0}, args = {0};
-	bprintf(&params, "G *g, GlFunc *ctx");
-	if (mode == R_OUT) {
-		bprintf(&params, ", %s *out", ctype(rt));
-		bprintf(&args, ", out");
-	}
-	for (int i = 0; i < sig->fields.n; i++) {
-		Type *pt = ((Field *)sig->fields.v[i])->type;
-		bprintf(&params, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), i);
-		bprintf(&args, ", p%d", i);
-	}
-	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
-	bprintf(&gprotos, "static %s %s_fn(%s);\n", rc, name, bstr(&params));
+	resulttype(sig, &mode);
+	const char *params = cparams(sig, "GlFunc *ctx", NULL, 0, 0, true);
+	const char *args = xprintf("%s%s", mode == R_OUT ? ", out" : "", cargs(sig, 0, 0));
+	const char *rc = cresult(sig);
+	bprintf(&gprotos, "static %s %s_fn(%s);\n", rc, name, params);
 	bprintf(&gdecls, "/* %s as a func value */\nGL_WRAPPER static %s %s_fn(%s) {\n%s\t(void)ctx;\n\t%s%s(g%s);\n}\n",
-		f->name, rc, name, bstr(&params), wrapperentryof(xprintf("%s_fn", name), funcsym(f)), mode == R_DIRECT ? "return " : "",
-		funcsym(f), bstr(&args));
+		f->name, rc, name, params, wrapperentryof(xprintf("%s_fn", name), funcsym(f)), mode == R_DIRECT ? "return " : "",
+		funcsym(f), args);
 	bprintf(&gdecls, "static const GlFunc %s = {(void (*)(void))%s_fn};\n", name, name);
 	return xprintf("((GlFunc *)&%s)", name);
 }
@@ -1365,7 +1511,10 @@ static void resetunit(Package *p) {
 	Buf *bufs[] = {&gdecls, &gfuncs, &gprotos, &gtypes, &gdescs, &gfwd, &gglobals, &gvardefs, &groots};
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
 		bufs[i]->n = 0;
-	structs.n = descs.n = itabs.n = unitnames.n = cglobals.n = wrappers.n = wrapped.n = 0;
+	structs.n = descs.n = itabs.n = cglobals.n = wrappers.n = wrapped.n = 0;
+	pmclear(&unitnames);
+	pmclear(&rnamebykey);
+	pmclear(&rnametaken);
 	unitpkg = p;
 	unitid++;
 	namereg = &p->cnames;

@@ -36,14 +36,16 @@ void pcline(void) {
  * address of the left side before the call, in the frame that the call may
  * have moved (DESIGN.md S2). */
 void callto(const char *lhs, const char *call) {
-	if (strstr(lhs, "fp->"))
+	if (strstr(lhs, "fp->")) {
 		line("{ __auto_type r_ = %s; RELOAD; %s = r_; }", call, lhs);
-	else
+		fn->reloadedat = out->n; /* afterCall need not reload again */
+	} else
 		line("%s = %s;", lhs, call);
 }
 
 void afterCall(bool mayunwind) {
-	line("RELOAD;");
+	if (fn->reloadedat != out->n)
+		line("RELOAD;");
 	if (mayunwind)
 		line("if (GL_UNLIKELY(g->unwinding)) goto unwind;");
 }
@@ -64,7 +66,6 @@ static void check(const char *cond, const char *panic) {
 	line("}");
 }
 
-static int ntemps;
 
 static Type *anyfunc(void) {
 	static Type *t;
@@ -103,7 +104,7 @@ static const char *newtemp(Type *t, bool frame) {
 		}
 	}
 	Temp *x = xalloc(sizeof *x);
-	x->name = xprintf("t%d", ++ntemps);
+	x->name = xprintf("t%d", ++fn->ntemp); /* per function: a function's C does not change with another's */
 	x->ctype = ct;
 	x->frame = frame;
 	vpush(&fn->temps, x);
@@ -376,8 +377,7 @@ const char *toiface(const char *e, Type *from, Type *to) {
 	}
 	/* constants are boxed once, statically */
 	if (isconstexpr(e)) {
-		static int nconst;
-		const char *nm = xprintf("glconst%d", ++nconst);
+		const char *nm = unitname(xprintf("%s__const", fn->cname));
 		bprintf(&gdecls, "static const %s %s = %s;\n", ctype(from), nm, e);
 		return xprintf("((GlIface){%s, (void *)&%s})", tab, nm);
 	}
@@ -1248,22 +1248,7 @@ static bool argshavecalls(Node *n, Type *sig) {
 /* The C type of a function called through a func value (kind 3: it takes
  * the closure) or an itab (kind 2: it takes the receiver as void *). */
 const char *fncast(Type *sig, int kind) {
-	int mode;
-	Type *rt = resulttype(sig, &mode);
-	Buf cast = {0};
-	bprintf(&cast, "%s (*)(G *", mode == R_DIRECT ? ctype(rt) : "void");
-	if (kind == 3)
-		bput(&cast, ", GlFunc *");
-	if (mode == R_OUT)
-		bprintf(&cast, ", %s *", ctype(rt));
-	if (kind == 2)
-		bput(&cast, ", void *");
-	for (int i = 0; i < sig->fields.n; i++) {
-		Type *pt = ((Field *)sig->fields.v[i])->type;
-		bprintf(&cast, bypointer(pt) ? ", const %s *" : ", %s", ctype(pt));
-	}
-	bputc(&cast, ')');
-	return bstr(&cast);
+	return xprintf("%s (*)(%s)", cresult(sig), cparams(sig, kind == 3 ? "GlFunc *" : NULL, kind == 2 ? "void *" : NULL, 0, 0, false));
 }
 
 /* sync/atomic's functions on int32 ... unsafe.Pointer, compiled inline as
@@ -1909,11 +1894,10 @@ static const char *constof(const char *ct) {
  * code stores them after the copy, as Go does (constants have no side
  * effects to order). */
 static const char *statictemplate(Node *n, Type *t) {
-	static int nlit;
 	Type *u = under(t);
 	if (n->kind != N_COMPLIT || (n->flags & NF_IMPLICITADDR) || u->kind == T_MAP || templateholes(n, t) < 0)
 		return NULL;
-	const char *nm = xprintf("gllit%d", ++nlit);
+	const char *nm = unitname(xprintf("%s__lit", fn->cname));
 	Buf b = {0};
 	if (u->kind == T_SLICE)
 		bprintf(&b, "/* %s:%d */\nstatic %s %s[%lld] = {", fileof(n->pos), n->pos.line, constof(ctype(u->elem)), nm, (long long)n->ival);
@@ -2104,11 +2088,9 @@ static const char *closure(Node *n) {
 
 /* x.M as a value: a closure binding the receiver (evaluated now). */
 static const char *methodvalue(Node *n) {
-	static int nmv;
-	int id = ++nmv;
 	Type *sig = under(n->type);
 	int mode;
-	Type *rt = resulttype(sig, &mode);
+	resulttype(sig, &mode);
 	Node *x = n->a;
 	Type *recvt;
 	const char *recv;
@@ -2141,32 +2123,21 @@ static const char *methodvalue(Node *n) {
 	vpush(&fts, types[T_UNSAFEPTR]);
 	vpush(&fts, recvt);
 	Type *ct = recordtype(&fts);
-	const char *wname = xprintf("glmv%d", id);
-	Buf params = {0}, args = {0};
-	bprintf(&params, "G *g, GlFunc *ctx");
-	if (mode == R_OUT) {
-		bprintf(&params, ", %s *out", ctype(rt));
-		bprintf(&args, ", out");
-	}
-	Buf pl = {0};
-	for (int i = 0; i < sig->fields.n; i++) {
-		Type *pt = ((Field *)sig->fields.v[i])->type;
-		bprintf(&params, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), i);
-		bprintf(&pl, ", p%d", i);
-	}
-	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
-	bprintf(&gdecls, "static %s %s(%s);\n", rc, wname, bstr(&params));
+	const char *wname = unitname(xprintf("glmv_%s__%s", fn->cname, gident(n->name)));
+	const char *params = cparams(sig, "GlFunc *ctx", NULL, 0, 0, true), *pl = cargs(sig, 0, 0);
+	const char *rc = cresult(sig);
+	bprintf(&gdecls, "static %s %s(%s);\n", rc, wname, params);
 	Buf body = {0};
 	bprintf(&body, "/* the method value %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t%s *c = (%s *)ctx;\n", exprstr(n), rc,
-		wname, bstr(&params), wrapperentry(wname), ctype(ct), ctype(ct));
+		wname, params, wrapperentry(wname), ctype(ct), ctype(ct));
 	if (iface) {
 		int idx = imethodindex(recvt, n->name);
 		bprintf(&body, "\t%s((%s)((const GlItab *)c->f1.tab)->fun[%d])(g%s, c->f1.data%s);\n}\n",
-			mode == R_DIRECT ? "return " : "", fncast(sig, 2), idx, mode == R_OUT ? ", out" : "", bstr(&pl));
+			mode == R_DIRECT ? "return " : "", fncast(sig, 2), idx, mode == R_OUT ? ", out" : "", pl);
 	} else {
 		const char *r = bypointer(recvt) ? "&c->f1" : "c->f1";
 		bprintf(&body, "\t%s%s(g%s, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", funcsym(m->fn),
-			mode == R_OUT ? ", out" : "", r, bstr(&pl));
+			mode == R_OUT ? ", out" : "", r, pl);
 	}
 	bput(&gdecls, bstr(&body));
 	const char *c = temp(anyfunc());
@@ -2196,27 +2167,14 @@ static const char *ifacemethodexpr(Node *n, const char *wname, const char *rc, c
 
 /* T.M or (*T).M: a function whose first parameter is the receiver. */
 static const char *methodexpr(Node *n) {
-	static int nme;
 	Method *m = n->meth;
 	Type *sig = under(n->type); /* includes the receiver */
 	Type *recvt = ((Field *)sig->fields.v[0])->type;
 	int mode;
-	Type *rt = resulttype(sig, &mode);
-	const char *wname = xprintf("glme%d", ++nme);
-	Buf params = {0}, args = {0};
-	bprintf(&params, "G *g, GlFunc *ctx");
-	if (mode == R_OUT) {
-		bprintf(&params, ", %s *out", ctype(rt));
-		bprintf(&args, ", out");
-	}
-	for (int i = 0; i < sig->fields.n; i++) {
-		Type *pt = ((Field *)sig->fields.v[i])->type;
-		bprintf(&params, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), i);
-	}
-	Buf pl = {0};
-	for (int i = 1; i < sig->fields.n; i++)
-		bprintf(&pl, ", p%d", i);
-	const char *rc = mode == R_DIRECT ? ctype(rt) : "void";
+	resulttype(sig, &mode);
+	const char *wname = unitname(xprintf("glme_%s__%s", fn->cname, gident(n->name)));
+	const char *params = cparams(sig, "GlFunc *ctx", NULL, 0, 0, true), *pl = cargs(sig, 1, 1);
+	const char *rc = cresult(sig);
 	const char *recv = "p0";
 	bool recvptr = under(recvt)->kind == T_POINTER;
 	Type *base = recvptr ? under(recvt)->elem : recvt;
@@ -2230,7 +2188,7 @@ static const char *methodexpr(Node *n) {
 	}
 	(void)base;
 	if (under(cur)->kind == T_INTERFACE) /* I.M, or a method promoted from an embedded interface */
-		return ifacemethodexpr(n, wname, rc, bstr(&params), mode, e, cur, bstr(&pl));
+		return ifacemethodexpr(n, wname, rc, params, mode, e, cur, pl);
 	bool curptr = under(cur)->kind == T_POINTER;
 	if (m->ptrrecv)
 		recv = curptr ? e : xprintf("&%s", e);
@@ -2239,9 +2197,9 @@ static const char *methodexpr(Node *n) {
 	else
 		recv = bypointer(cur) ? xprintf("&%s", e) : e;
 	const char *call = xprintf("%s%s(g%s, %s%s);", mode == R_DIRECT ? "return " : "", funcsym(m->fn),
-		mode == R_OUT ? ", out" : "", recv, bstr(&pl));
+		mode == R_OUT ? ", out" : "", recv, pl);
 	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s\n}\n",
-		rc, wname, bstr(&params), exprstr(n), rc, wname, bstr(&params), wrapperentry(wname), call);
+		rc, wname, params, exprstr(n), rc, wname, params, wrapperentry(wname), call);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	return xprintf("((GlFunc *)&%s__fv)", wname);
 }

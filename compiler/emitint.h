@@ -34,6 +34,8 @@ struct Fn {
 	Vec frametypes;         /* their Types */
 	Vec cnames;             /* C names of its gl locals, captured ones too (cname) */
 	int ntemp, nlabel, indent;
+	size_t reloadedat;      /* where in out the last RELOAD-ing callto ended */
+	size_t srclinestart, srclineend; /* where the last srcline comment lies in out */
 	bool hasframe;          /* decided before the body is emitted */
 	bool closure;           /* takes a GlFunc *ctx */
 	int rmode;              /* R_VOID, R_DIRECT, R_OUT */
@@ -67,11 +69,15 @@ const char *fncast(Type *sig, int kind); /* C function type of an indirect call 
 const char *fvsym(Obj *f);           /* a static closure object for f used as a value */
 const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct); /* itab entry */
 Type *resulttype(Type *sig, int *mode); /* the C result of a signature */
+const char *cparams(Type *sig, const char *ctxdecl, const char *recvdecl, int from, int first, bool names); /* the C convention */
+const char *cargs(Type *sig, int from, int first); /* ", p0, p1, ..." */
+const char *cresult(Type *sig);                    /* the C result type */
 const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
 void addprototype(const char *proto);
 const char *cname(const char *base); /* unique within fn */
 const char *gident(const char *name); /* a gl identifier in a file-scope name */
 const char *globalname(const char *base); /* unique in the program */
+const char *unitname(const char *base);   /* a static helper's name, unique in the unit */
 const char *fileof(Pos p);
 const char *abspathof(Pos p);
 void declareglobal(Obj *o);          /* extern declaration of another package's variable */

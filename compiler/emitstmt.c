@@ -40,7 +40,11 @@ void srcline(Pos p) {
 		return;
 	fn->line = p.line;
 	fn->file = fileof(p);
+	if (fn->srclineend == out->n && fn->srclineend > 0) /* nothing under the last one: replace it */
+		out->n = fn->srclinestart;
+	fn->srclinestart = out->n;
 	line("/* %s:%d */", fn->file, p.line);
+	fn->srclineend = out->n;
 }
 
 const char *newlabel(const char *what) { return xprintf("L%d_%s", ++fn->nlabel, what); }
@@ -1069,25 +1073,8 @@ static const char *goname(FuncInfo *fi) {
 
 /* the parameter list of a C function for signature sig */
 const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype) {
-	int mode;
-	Type *rt = resulttype(sig, &mode);
-	Buf b = {0};
-	bprintf(&b, "GL_FUNC static %s %s(G *g", mode == R_DIRECT ? ctype(rt) : "void", name);
-	if (closure)
-		bprintf(&b, ", GlFunc *ctx");
-	if (mode == R_OUT)
-		bprintf(&b, ", %s *out", ctype(rt));
-	if (recv)
-		bprintf(&b, bypointer(recvtype) ? ", const %s *recv" : ", %s recv", ctype(recvtype));
-	for (int i = 0; i < sig->fields.n; i++) {
-		Type *pt = ((Field *)sig->fields.v[i])->type;
-		bprintf(&b, bypointer(pt) ? ", const %s *p%d" : ", %s p%d", ctype(pt), i);
-	}
-	bputc(&b, ')');
-	const char *s = bstr(&b);
-	if (!strcmp(name, "extern")) /* unused */
-		return s;
-	return s;
+	const char *r = recv ? xprintf(bypointer(recvtype) ? "const %s *recv" : "%s recv", ctype(recvtype)) : NULL;
+	return xprintf("GL_FUNC static %s %s(%s)", cresult(sig), name, cparams(sig, closure ? "GlFunc *ctx" : NULL, r, 0, 0, true));
 }
 
 /* Queue a GL_FIXPARAM for every pointer word of a parameter passed by

@@ -67,7 +67,9 @@ struct Type {
 	int layoutstate;   /* 0 none, 1 in progress, 2 done */
 	/* back end */
 	const char *cname; /* C type */
-	const char *sym;   /* descriptor symbol */
+	const char *sym;   /* descriptor: "&" and its C name in unit symunit */
+	int symunit;
+	int cnameunit;     /* unnamed types: the unit cname was named in */
 	int emitted;
 	Type *ptrto;       /* cached *T */
 	Type *sliceof;     /* cached []T */

@@ -127,6 +127,47 @@ void vpush(Vec *v, void *x) {
 	v->v[v->n++] = x;
 }
 
+/* ---- pointer maps ---- */
+
+static size_t pmslot(const PtrMap *m, const void *key) {
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+	size_t j = (size_t)(h >> 32) & (m->cap - 1);
+	while (m->keys[j] && m->keys[j] != key)
+		j = (j + 1) & (m->cap - 1);
+	return j;
+}
+
+void *pmget(PtrMap *m, const void *key) {
+	if (m->n == 0)
+		return NULL;
+	return m->vals[pmslot(m, key)];
+}
+
+void pmput(PtrMap *m, const void *key, void *val) {
+	if ((m->n + 1) * 2 > m->cap) {
+		PtrMap g = {xalloc((m->cap ? m->cap * 2 : 64) * sizeof(void *)), NULL, 0, m->cap ? m->cap * 2 : 64};
+		g.vals = xalloc(g.cap * sizeof(void *));
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->keys[i])
+				pmput(&g, m->keys[i], m->vals[i]);
+		*m = g;
+	}
+	size_t j = pmslot(m, key);
+	if (!m->keys[j]) {
+		m->keys[j] = key;
+		m->n++;
+	}
+	m->vals[j] = val;
+}
+
+void pmclear(PtrMap *m) {
+	if (m->cap) {
+		memset(m->keys, 0, m->cap * sizeof(void *));
+		memset(m->vals, 0, m->cap * sizeof(void *));
+	}
+	m->n = 0;
+}
+
 static void bgrow(Buf *b, size_t n) {
 	if (b->n + n + 1 > b->cap) {
 		while (b->n + n + 1 > b->cap)

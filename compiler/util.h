@@ -27,6 +27,17 @@ typedef struct Vec {
 void vpush(Vec *v, void *x);
 #define VEACH(vec, i, x) for (int i = 0; i < (vec)->n && ((x) = (vec)->v[i], 1); i++)
 
+/* A map from pointers (interned strings, Types) to pointers, by open
+ * addressing; a NULL value is "absent". */
+typedef struct PtrMap {
+	const void **keys;
+	void **vals;
+	size_t n, cap;
+} PtrMap;
+void *pmget(PtrMap *m, const void *key);
+void pmput(PtrMap *m, const void *key, void *val);
+void pmclear(PtrMap *m);
+
 /* A growable byte buffer. */
 typedef struct Buf {
 	char *s;
