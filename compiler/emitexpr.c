@@ -497,12 +497,131 @@ static const char *nilchecked(const char *p) {
 	return v;
 }
 
+/* ---- nil checks once (Go's nilcheckelim, its simplest case) ----
+ *
+ * A local pointer that is never assigned after its declaration, never
+ * address-taken and not captured keeps its value for the rest of its scope,
+ * so after the code has checked it for nil, code that runs only after that
+ * check need not check it again.  glc writes C in the order it runs, and
+ * the C's blocks give dominance: a check at block depth d covers what
+ * follows it in the same block and the blocks inside, up to the block's
+ * end or the next label (a jump may arrive there without passing the
+ * check; label() forgets).  fn->levelgen[d] counts the blocks closed at
+ * depth d (line() sees a close as a line at a lower depth), and a fact
+ * holds only while the block it was made in is open.  A variable declared
+ * in a loop is checked again in each iteration: its declaration is written
+ * before the check, in the same block. */
+typedef struct NilFact {
+	Obj *o;
+	int depth, gen;
+} NilFact;
+
+static bool nilfactholds(Obj *o) {
+	for (int i = 0; i < fn->nonnil.n; i++) {
+		NilFact *f = fn->nonnil.v[i];
+		if (f->o == o && f->depth <= fn->indent && fn->levelgen[f->depth] == f->gen)
+			return true;
+	}
+	return false;
+}
+
+void nilfactsforget(int depth) {
+	int k = 0;
+	for (int i = 0; i < fn->nonnil.n; i++)
+		if (((NilFact *)fn->nonnil.v[i])->depth < depth)
+			fn->nonnil.v[k++] = fn->nonnil.v[i];
+	fn->nonnil.n = k;
+}
+
+/* Whether x is a variable whose nil checks can be shared (above). */
+static Obj *factvar(Node *x);
+
+static Obj *nilfactvar(Node *x) {
+	Obj *o = factvar(x);
+	return o && fn->indent < MAXDEPTH ? o : NULL;
+}
+
+/* nilchecked(p) for the pointer p that x evaluated to: no check if one
+ * made before still holds for x's variable. */
+static const char *nilcheckedvar(Node *x, const char *p) {
+	Obj *o = nilfactvar(x);
+	if (o && nilfactholds(o))
+		return p;
+	nilchecked(p);
+	if (o) {
+		NilFact *f = xalloc(sizeof *f);
+		*f = (NilFact){o, fn->indent, fn->levelgen[fn->indent]};
+		vpush(&fn->nonnil, f);
+	}
+	return p;
+}
+
 /* Follow a selector's embedded-field path from the value e of type t. */
-static const char *navigate(const char *e, Type *t, Vec *path, Type **out) {
+/* ---- bounds checks once: the index of a range loop ----
+ *
+ * In `for i := range s` (s a slice, array, pointer to array or string),
+ * i < len(s) holds in the body as long as neither i nor s is assigned:
+ * s[i] needs no bounds check (Go's prove pass, its commonest case).  The
+ * loop reads s once; a slice or string variable that is never reassigned
+ * keeps that length, and an array's length is its type's.  emitrange
+ * pushes a fact for the body and pops it after. */
+typedef struct RangeFact {
+	Obj *key, *seq;
+	bool fixedlen; /* an array or pointer to one: any value of its type has this length */
+} RangeFact;
+
+/* An eligible variable for facts: local, never reassigned, address-taken
+ * or captured (the same rule as nil facts). */
+static Obj *factvar(Node *x) {
+	while (x && x->kind == N_PAREN)
+		x = x->a;
+	if (!x || x->kind != N_IDENT || !x->obj)
+		return NULL;
+	Obj *o = x->obj;
+	if (o->kind != O_VAR || o->global || o->addrtaken || o->captured || o->reassigned || o->onheap || o->slot == S_BOX)
+		return NULL;
+	return o;
+}
+
+void rangefactpush(Node *key, Node *seq) {
+	Obj *k = factvar(key), *q = factvar(seq);
+	Node *sx = seq;
+	while (sx->kind == N_PAREN)
+		sx = sx->a;
+	int kind = under(seq->type)->kind;
+	bool fixed = kind == T_ARRAY || kind == T_POINTER;
+	if (!q && fixed && sx->kind == N_IDENT)
+		q = sx->obj; /* an array variable may be reassigned: its length cannot change */
+	RangeFact *f = xalloc(sizeof *f);
+	*f = (RangeFact){k, q, fixed};
+	vpush(&fn->rangefacts, f); /* pushed even when empty: the pop is unconditional */
+}
+
+void rangefactpop(void) { fn->rangefacts.n--; }
+
+/* Whether seq[idx] is in range by a loop around it (no check needed). */
+static bool inrangeloop(Node *seq, Node *idx) {
+	while (seq->kind == N_PAREN)
+		seq = seq->a;
+	while (idx->kind == N_PAREN)
+		idx = idx->a;
+	if (seq->kind != N_IDENT || idx->kind != N_IDENT || !seq->obj || !idx->obj)
+		return false;
+	for (int i = 0; i < fn->rangefacts.n; i++) {
+		RangeFact *f = fn->rangefacts.v[i];
+		if (f->key && f->seq && f->key == idx->obj && f->seq == seq->obj)
+			return true;
+	}
+	return false;
+}
+
+/* ... from the value e of node x (NULL if not known): the first step's nil
+ * check may be one made before (nilcheckedvar). */
+static const char *navigatex(Node *x, const char *e, Type *t, Vec *path, Type **out) {
 	for (int i = 0; i < path->n; i++) {
 		Field *f = path->v[i];
 		if (under(t)->kind == T_POINTER) {
-			e = nilchecked(e);
+			e = i == 0 && x ? nilcheckedvar(x, e) : nilchecked(e);
 			e = xprintf("(%s)->%s", e, cfield(f->name));
 		} else
 			e = xprintf("%s.%s", e, cfield(f->name));
@@ -512,6 +631,8 @@ static const char *navigate(const char *e, Type *t, Vec *path, Type **out) {
 		*out = t;
 	return e;
 }
+
+static const char *navigate(const char *e, Type *t, Vec *path, Type **out) { return navigatex(NULL, e, t, path, out); }
 
 static const char *indexexpr(const char *i, Node *in) {
 	if (in->cv)
@@ -537,7 +658,7 @@ const char *lvalue(Node *n) {
 		Node *x = n->a;
 		Type *xt = x->type;
 		const char *base = under(xt)->kind == T_POINTER ? expr(x) : lvalue(x);
-		return navigate(base, xt, &n->path, NULL);
+		return navigatex(x, base, xt, &n->path, NULL);
 	}
 	case N_INDEX: {
 		Type *xt = under(n->a->type);
@@ -548,7 +669,8 @@ const char *lvalue(Node *n) {
 			const char *i = indexexpr(expr(n->b), n->b);
 			if (!isvar(i) && !n->b->cv)
 				i = spill(i, n->b->type);
-			boundscheck(i, xprintf("%s.len", s));
+			if (!inrangeloop(n->a, n->b))
+				boundscheck(i, xprintf("%s.len", s));
 			return xprintf("((%s *)%s.ptr)[%s]", ctype(xt->elem), s, i);
 		}
 		if (xt->kind == T_ARRAY) {
@@ -556,7 +678,8 @@ const char *lvalue(Node *n) {
 			const char *i = indexexpr(expr(n->b), n->b);
 			if (!n->b->cv) {
 				i = spill(i, n->b->type);
-				boundscheck(i, xprintf("%lld", (long long)xt->len));
+				if (!inrangeloop(n->a, n->b))
+					boundscheck(i, xprintf("%lld", (long long)xt->len));
 			}
 			return xprintf("%s.a[%s]", a, i);
 		}
@@ -564,10 +687,11 @@ const char *lvalue(Node *n) {
 			Type *at = under(xt->elem);
 			const char *p = once(expr(n->a), n->a->type);
 			const char *i = indexexpr(expr(n->b), n->b);
-			nilchecked(p);
+			nilcheckedvar(n->a, p);
 			if (!n->b->cv) {
 				i = spill(i, n->b->type);
-				boundscheck(i, xprintf("%lld", (long long)at->len));
+				if (!inrangeloop(n->a, n->b))
+					boundscheck(i, xprintf("%lld", (long long)at->len));
 			}
 			return xprintf("%s->a[%s]", p, i);
 		}
@@ -575,7 +699,7 @@ const char *lvalue(Node *n) {
 	}
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
-		nilchecked(p);
+		nilcheckedvar(n->a, p);
 		return derefptr(p, n->a->type);
 	}
 	}
@@ -1003,7 +1127,8 @@ static const char *index_(Node *n) {
 			s = spill(s, types[T_STRING]);
 		const char *i = indexexpr(expr(n->b), n->b);
 		i = spill(i, n->b->type);
-		boundscheck(i, xprintf("%s.len", s));
+		if (!inrangeloop(n->a, n->b))
+			boundscheck(i, xprintf("%s.len", s));
 		return xprintf("%s.ptr[%s]", s, i);
 	}
 	if (xt->kind == T_ARRAY) {
@@ -1014,7 +1139,8 @@ static const char *index_(Node *n) {
 		const char *i = indexexpr(expr(n->b), n->b);
 		if (!n->b->cv) {
 			i = spill(i, n->b->type);
-			boundscheck(i, xprintf("%lld", (long long)xt->len));
+			if (!inrangeloop(n->a, n->b))
+				boundscheck(i, xprintf("%lld", (long long)xt->len));
 		}
 		return xprintf("%s.a[%s]", a, i);
 	}
@@ -1303,6 +1429,15 @@ static const char *call(Node *n) {
 		const char *r = atomicintrinsic(f->obj, sig, &args, mode == R_DIRECT ? rt : NULL);
 		if (r)
 			return *r ? r : NULL;
+		const char *in = intrinsicname(f->obj);
+		if (in && mode == R_DIRECT) { /* not a call: no safe point, nothing to reload */
+			Buf a = {0};
+			for (int i = 0; i < args.n; i++)
+				bprintf(&a, "%s%s", i ? ", " : "", (char *)args.v[i]);
+			r = temp(rt);
+			line("%s = %s(%s);", r, in, bstr(&a));
+			return r;
+		}
 	}
 	const char *res = NULL;
 	Buf a = {0};
@@ -2359,7 +2494,7 @@ const char *expr(Node *n) {
 				base = lvalue(x);
 			else
 				base = spill(expr(x), x->type);
-			return navigate(base, x->type, &n->path, NULL);
+			return navigatex(x, base, x->type, &n->path, NULL);
 		}
 		case SEL_METHOD:
 		case SEL_IMETHOD:
@@ -2374,7 +2509,7 @@ const char *expr(Node *n) {
 		return sliceexpr(n);
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
-		nilchecked(p);
+		nilcheckedvar(n->a, p);
 		return derefptr(p, n->a->type);
 	}
 	case N_UNARY:

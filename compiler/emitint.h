@@ -19,6 +19,8 @@ enum {
 /* How a function returns its results. */
 enum { R_VOID, R_DIRECT, R_OUT };
 
+enum { MAXDEPTH = 256 }; /* C block depths that nil-check facts follow */
+
 typedef struct Fn Fn;
 struct Fn {
 	FuncInfo *fi;
@@ -34,6 +36,10 @@ struct Fn {
 	Vec frametypes;         /* their Types */
 	Vec cnames;             /* C names of its gl locals, captured ones too (cname) */
 	int ntemp, nlabel, indent;
+	int lastindent;         /* the depth of the last line written */
+	int levelgen[MAXDEPTH]; /* blocks closed at each depth so far (line()) */
+	Vec nonnil;             /* NilFacts: variables checked for nil (emitexpr.c) */
+	Vec rangefacts;         /* RangeFacts: range loops around the code being written */
 	size_t reloadedat;      /* where in out the last RELOAD-ing callto ended */
 	size_t srclinestart, srclineend; /* where the last srcline comment lies in out */
 	bool hasframe;          /* decided before the body is emitted */
@@ -72,6 +78,7 @@ Type *resulttype(Type *sig, int *mode); /* the C result of a signature */
 const char *cparams(Type *sig, const char *ctxdecl, const char *recvdecl, int from, int first, bool names); /* the C convention */
 const char *cargs(Type *sig, int from, int first); /* ", p0, p1, ..." */
 const char *cresult(Type *sig);                    /* the C result type */
+const char *intrinsicname(Obj *f);                 /* intrinsic.c: f's inline twin in gl.h, or NULL */
 const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
 void addprototype(const char *proto);
 const char *cname(const char *base); /* unique within fn */
@@ -117,6 +124,10 @@ const char *toiface(const char *e, Type *from, Type *to);
 void emitfunc(FuncInfo *fi);
 void stmt(Node *n);
 void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void label(const char *name);          /* a C label (a join point) */
+void nilfactsforget(int depth);        /* nil checks at depth >= depth no longer hold */
+void rangefactpush(Node *key, Node *seq); /* the body of for key := range seq */
+void rangefactpop(void);
 void srcline(Pos p);
 const char *newlabel(const char *what);
 void declarevar(Obj *o);               /* assign storage to a local */

@@ -26,6 +26,10 @@ typedef struct Labels {
 } Labels;
 
 void line(const char *fmt, ...) {
+	/* a line at a lower depth than the last one ends the blocks below it */
+	for (int d = fn->indent + 1; d <= fn->lastindent && d < MAXDEPTH; d++)
+		fn->levelgen[d]++;
+	fn->lastindent = fn->indent;
 	for (int i = 0; i < fn->indent; i++)
 		bputc(out, '\t');
 	va_list ap;
@@ -33,6 +37,13 @@ void line(const char *fmt, ...) {
 	bvprintf(out, fmt, ap);
 	va_end(ap);
 	bputc(out, '\n');
+}
+
+/* A C label: a place a jump may reach without passing what precedes it,
+ * so the nil checks made before it in its block no longer hold after it. */
+void label(const char *name) {
+	line("%s:;", name);
+	nilfactsforget(fn->indent);
 }
 
 void srcline(Pos p) {
@@ -422,13 +433,13 @@ static void emitfor(Node *n) {
 		line("if (!(%s)) goto %s;", c, l->brk);
 	}
 	stmts(&n->d->list);
-	line("%s:;", l->cont);
+	label(l->cont);
 	reboxloopvars(n->a);
 	if (n->c)
 		stmt(n->c);
 	fn->indent--;
 	line("}");
-	line("%s:;", l->brk);
+	label(l->brk);
 	fn->indent--;
 	line("}");
 }
@@ -486,7 +497,7 @@ static void emitrange(Node *n) {
 		fn->indent++;
 		rangeassign(n, i, xt, NULL, NULL);
 		stmts(&n->d->list);
-		line("%s:;", l->cont);
+		label(l->cont);
 		fn->indent--;
 		line("}");
 		break;
@@ -531,8 +542,10 @@ static void emitrange(Node *n) {
 		line("for (%s = 0; %s < %s; %s++) {", i, i, len, i);
 		fn->indent++;
 		rangeassign(n, i, types[T_INT], wantvar(n, 1) ? spill(xprintf(elem, i), et) : NULL, et);
+		rangefactpush(n->op == 1 && wantvar(n, 0) ? n->list.v[0] : NULL, x);
 		stmts(&n->d->list);
-		line("%s:;", l->cont);
+		rangefactpop();
+		label(l->cont);
 		fn->indent--;
 		line("}");
 		break;
@@ -546,8 +559,10 @@ static void emitrange(Node *n) {
 		line("else { uint64_t d_ = decoderune(%s, %s); %s = (int32_t)d_; %s = %s + (int64_t)(d_ >> 32); }", s, k, r, next,
 		     k);
 		rangeassign(n, k, types[T_INT], r, t_rune);
+		rangefactpush(n->op == 1 && wantvar(n, 0) ? n->list.v[0] : NULL, x);
 		stmts(&n->d->list);
-		line("%s:;", l->cont);
+		rangefactpop();
+		label(l->cont);
 		fn->indent--;
 		line("}");
 		break;
@@ -564,7 +579,7 @@ static void emitrange(Node *n) {
 		const char *v = wantvar(n, 1) ? spill(xprintf("*(%s *)%s.elem", ctype(u->elem), it), u->elem) : NULL;
 		rangeassign(n, k, u->key, v, u->elem);
 		stmts(&n->d->list);
-		line("%s:;", l->cont);
+		label(l->cont);
 		pcline();
 		line("mapiternext(&%s);", it);
 		afterCall(true);
@@ -585,13 +600,13 @@ static void emitrange(Node *n) {
 		line("if (!%s) break;", ok);
 		rangeassign(n, spill(v, et), et, NULL, NULL);
 		stmts(&n->d->list);
-		line("%s:;", l->cont);
+		label(l->cont);
 		fn->indent--;
 		line("}");
 		break;
 	}
 	}
-	line("%s:;", l->brk);
+	label(l->brk);
 	fn->indent--;
 	line("}");
 }
@@ -643,7 +658,7 @@ static void emitswitch(Node *n) {
 	line("goto %s;", deflabel ? deflabel : l->brk);
 	for (int i = 0; i < n->list.n; i++) {
 		Node *c = n->list.v[i];
-		line("%s:;", (char *)bodies.v[i]);
+		label((char *)bodies.v[i]);
 		line("{");
 		fn->indent++;
 		srcline(c->pos);
@@ -654,7 +669,7 @@ static void emitswitch(Node *n) {
 		if (!(last && last->kind == N_BRANCH && last->op == TK_FALLTHROUGH))
 			line("goto %s;", l->brk);
 	}
-	line("%s:;", l->brk);
+	label(l->brk);
 	fn->indent--;
 	line("}");
 }
@@ -700,7 +715,7 @@ static void emittypeswitch(Node *n) {
 	line("goto %s;", deflabel ? deflabel : l->brk);
 	for (int i = 0; i < n->list.n; i++) {
 		Node *c = n->list.v[i];
-		line("%s:;", (char *)bodies.v[i]);
+		label((char *)bodies.v[i]);
 		line("{");
 		fn->indent++;
 		srcline(c->pos);
@@ -731,7 +746,7 @@ static void emittypeswitch(Node *n) {
 		line("}");
 		line("goto %s;", l->brk);
 	}
-	line("%s:;", l->brk);
+	label(l->brk);
 	fn->indent--;
 	line("}");
 }
@@ -870,7 +885,7 @@ static void emitselect(Node *n) {
 	fn->indent--;
 	line("}");
 	line("}");
-	line("%s:;", l->brk);
+	label(l->brk);
 	fn->indent--;
 	line("}");
 }
@@ -1018,7 +1033,7 @@ static void stmt1(Node *n) {
 		emitbranch(n);
 		return;
 	case N_LABELED:
-		line("U_%s:;", cfield(n->name));
+		label(xprintf("U_%s", cfield(n->name)));
 		if (n->a && (n->a->kind == N_FOR || n->a->kind == N_RANGE || n->a->kind == N_SWITCH ||
 			     n->a->kind == N_TYPESWITCH || n->a->kind == N_SELECT))
 			labelsof(n->a);

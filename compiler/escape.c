@@ -584,6 +584,15 @@ static void walkassign(Esc *e, Vec *lhs, Vec *rhs) {
 	/* a multi-valued call or comma-ok form holds no stack address */
 }
 
+/* A variable on the left of an assignment that is not its declaration:
+ * its value can change after it was checked for nil (emitexpr.c). */
+static void reassigned(Node *l) {
+	while (l && l->kind == N_PAREN)
+		l = l->a;
+	if (l && l->kind == N_IDENT && l->obj)
+		l->obj->reassigned = true;
+}
+
 static void walkstmt(Esc *e, Node *n) {
 	if (!n)
 		return;
@@ -593,6 +602,11 @@ static void walkstmt(Esc *e, Node *n) {
 		return;
 	case N_ASSIGN:
 	case N_DEFINE:
+		for (int i = 0; i < n->list.n; i++) {
+			Node *v = n->list.v[i];
+			if (n->kind == N_ASSIGN || v->ival != 1)
+				reassigned(v);
+		}
 		if (n->kind == N_DEFINE)
 			for (int i = 0; i < n->list.n; i++) {
 				Node *v = n->list.v[i];
@@ -608,6 +622,7 @@ static void walkstmt(Esc *e, Node *n) {
 		walkassign(e, &n->list, &n->list2);
 		return;
 	case N_INCDEC:
+		reassigned(n->a);
 		walkexpr(e, n->a);
 		mapkeystore(e, n->a);
 		return;
@@ -648,6 +663,9 @@ static void walkstmt(Esc *e, Node *n) {
 		return;
 	case N_RANGE:
 		walkexpr(e, n->a);
+		if (n->op != 1) /* for k, v = range: assignments */
+			for (int i = 0; i < n->list.n; i++)
+				reassigned(n->list.v[i]);
 		e->loopdepth++;
 		for (int i = 0; i < n->list.n; i++) {
 			Node *v = n->list.v[i];

@@ -104,6 +104,7 @@ struct Obj {
 	bool addrtaken;     /* &x or a pointer method call on x */
 	bool onheap;        /* escape analysis moved it to the heap */
 	bool escapes;       /* escape.c: its address (or, for a parameter, its value) may outlive the frame */
+	bool reassigned;    /* escape.c: assigned after its declaration (=, op=, ++/--, a := that reuses it, range =) */
 	bool isalloc;       /* escape.c: an allocation site (new(T), &T{...}) */
 	int loopdepth;      /* escape.c: loops around its declaration */
 	bool isfield;

@@ -705,4 +705,120 @@ static inline double gl_fmax(double x, double y) {
 }
 #define GL_SHRS(T, x, s, bits) ((uint64_t)(s) >= (bits) ? (T)((x) < 0 ? -1 : 0) : (T)((x) >> (s)))
 
+/* ---- Go's intrinsics (compiler/intrinsic.c) ----
+ * Calls that glc compiles to these inline functions instead of calls to
+ * math and math/bits, as Go's compiler compiles them to a few
+ * instructions: no call, so no safe point, no frame reload and no check
+ * for unwinding after them.  Each gives exactly what the library function
+ * gives (testdata/run/intrinsics.gl checks them over special values).
+ * Generated code is built with -fno-math-errno (configure.ac), so
+ * __builtin_sqrt is one SQRTSD.  x86-64's baseline has no SSE4.1 ROUNDSD,
+ * so Floor, Ceil, Trunc and RoundToEven are written with conversions;
+ * nor POPCNT, so OnesCount is the SWAR sum (what gcc would call
+ * libgcc's __popcountdi2 for, on a goroutine stack). */
+#define GL_INTRINSIC static inline __attribute__((always_inline))
+
+GL_INTRINSIC double gl_math_Sqrt(double x) { return __builtin_sqrt(x); }
+GL_INTRINSIC double gl_math_Abs(double x) { return __builtin_fabs(x); }
+GL_INTRINSIC double gl_math_Copysign(double x, double y) { return __builtin_copysign(x, y); }
+
+/* x rounded toward zero: x itself when it is already integral (|x| >= 2^52,
+ * ±Inf) or NaN; otherwise through int64, keeping the sign of a zero. */
+GL_INTRINSIC double gl_math_Trunc(double x) {
+	if (!(__builtin_fabs(x) < 0x1p52))
+		return x;
+	return __builtin_copysign((double)(int64_t)x, x);
+}
+
+GL_INTRINSIC double gl_math_Floor(double x) {
+	double t = gl_math_Trunc(x);
+	return t > x ? t - 1 : t;
+}
+
+GL_INTRINSIC double gl_math_Ceil(double x) {
+	double t = gl_math_Trunc(x);
+	return t < x ? t + 1 : t;
+}
+
+/* Round half to even: adding and subtracting 2^52 leaves the integer the
+ * FPU's default rounding (to nearest, ties to even) chose; the sign of a
+ * zero result is x's, as Go's. */
+GL_INTRINSIC double gl_math_RoundToEven(double x) {
+	double a = __builtin_fabs(x);
+	if (!(a < 0x1p52))
+		return x;
+	volatile double big = 0x1p52; /* not folded: the rounding must happen at run time */
+	return __builtin_copysign((a + big) - big, x);
+}
+
+GL_INTRINSIC uint64_t gl_math_Float64bits(double f) {
+	uint64_t u;
+	__builtin_memcpy(&u, &f, 8);
+	return u;
+}
+GL_INTRINSIC double gl_math_Float64frombits(uint64_t u) {
+	double f;
+	__builtin_memcpy(&f, &u, 8);
+	return f;
+}
+GL_INTRINSIC uint32_t gl_math_Float32bits(float f) {
+	uint32_t u;
+	__builtin_memcpy(&u, &f, 4);
+	return u;
+}
+GL_INTRINSIC float gl_math_Float32frombits(uint32_t u) {
+	float f;
+	__builtin_memcpy(&f, &u, 4);
+	return f;
+}
+
+GL_INTRINSIC int64_t gl_bits_OnesCount64(uint64_t x) {
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (int64_t)((x * 0x0101010101010101ull) >> 56);
+}
+GL_INTRINSIC int64_t gl_bits_OnesCount32(uint32_t x) { return gl_bits_OnesCount64(x); }
+GL_INTRINSIC int64_t gl_bits_OnesCount16(uint16_t x) { return gl_bits_OnesCount64(x); }
+GL_INTRINSIC int64_t gl_bits_OnesCount8(uint8_t x) { return gl_bits_OnesCount64(x); }
+GL_INTRINSIC int64_t gl_bits_LeadingZeros64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
+GL_INTRINSIC int64_t gl_bits_LeadingZeros32(uint32_t x) { return x ? __builtin_clz(x) : 32; }
+GL_INTRINSIC int64_t gl_bits_LeadingZeros16(uint16_t x) { return x ? __builtin_clz(x) - 16 : 16; }
+GL_INTRINSIC int64_t gl_bits_LeadingZeros8(uint8_t x) { return x ? __builtin_clz(x) - 24 : 8; }
+GL_INTRINSIC int64_t gl_bits_TrailingZeros64(uint64_t x) { return x ? __builtin_ctzll(x) : 64; }
+GL_INTRINSIC int64_t gl_bits_TrailingZeros32(uint32_t x) { return x ? __builtin_ctz(x) : 32; }
+GL_INTRINSIC int64_t gl_bits_TrailingZeros16(uint16_t x) { return x ? __builtin_ctz(x) : 16; }
+GL_INTRINSIC int64_t gl_bits_TrailingZeros8(uint8_t x) { return x ? __builtin_ctz(x) : 8; }
+GL_INTRINSIC int64_t gl_bits_Len64(uint64_t x) { return 64 - gl_bits_LeadingZeros64(x); }
+GL_INTRINSIC int64_t gl_bits_Len32(uint32_t x) { return 32 - gl_bits_LeadingZeros32(x); }
+GL_INTRINSIC int64_t gl_bits_Len16(uint16_t x) { return 16 - gl_bits_LeadingZeros16(x); }
+GL_INTRINSIC int64_t gl_bits_Len8(uint8_t x) { return 8 - gl_bits_LeadingZeros8(x); }
+/* k mod the width, then a rotate gcc emits as ROL (k < 0 rotates right) */
+GL_INTRINSIC uint64_t gl_bits_RotateLeft64(uint64_t x, int64_t k) {
+	unsigned s = (unsigned)k & 63;
+	return (x << s) | (x >> ((64 - s) & 63));
+}
+GL_INTRINSIC uint32_t gl_bits_RotateLeft32(uint32_t x, int64_t k) {
+	unsigned s = (unsigned)k & 31;
+	return (x << s) | (x >> ((32 - s) & 31));
+}
+GL_INTRINSIC uint16_t gl_bits_RotateLeft16(uint16_t x, int64_t k) {
+	unsigned s = (unsigned)k & 15;
+	return (uint16_t)((x << s) | (x >> ((16 - s) & 15)));
+}
+GL_INTRINSIC uint8_t gl_bits_RotateLeft8(uint8_t x, int64_t k) {
+	unsigned s = (unsigned)k & 7;
+	return (uint8_t)((x << s) | (x >> ((8 - s) & 7)));
+}
+GL_INTRINSIC uint64_t gl_bits_ReverseBytes64(uint64_t x) { return __builtin_bswap64(x); }
+GL_INTRINSIC uint32_t gl_bits_ReverseBytes32(uint32_t x) { return __builtin_bswap32(x); }
+GL_INTRINSIC uint16_t gl_bits_ReverseBytes16(uint16_t x) { return __builtin_bswap16(x); }
+/* the uint forms: uint is 64 bits */
+GL_INTRINSIC int64_t gl_bits_OnesCount(uint64_t x) { return gl_bits_OnesCount64(x); }
+GL_INTRINSIC int64_t gl_bits_LeadingZeros(uint64_t x) { return gl_bits_LeadingZeros64(x); }
+GL_INTRINSIC int64_t gl_bits_TrailingZeros(uint64_t x) { return gl_bits_TrailingZeros64(x); }
+GL_INTRINSIC int64_t gl_bits_Len(uint64_t x) { return gl_bits_Len64(x); }
+GL_INTRINSIC uint64_t gl_bits_RotateLeft(uint64_t x, int64_t k) { return gl_bits_RotateLeft64(x, k); }
+GL_INTRINSIC uint64_t gl_bits_ReverseBytes(uint64_t x) { return gl_bits_ReverseBytes64(x); }
+
 #endif

@@ -254,11 +254,6 @@ GL_FUNC int64_t main_Square_Area(G *g, struct main_Square * recv) {
 		gl_panicnil(g);
 		goto unwind;
 	}
-	if (GL_UNLIKELY(!(fp->_s))) {
-		GL_PCLINE(main_Square_Area__info, 17);
-		gl_panicnil(g);
-		goto unwind;
-	}
 	_r0 = ((int64_t)((fp->_s)->Side * (fp->_s)->Side));
 	goto ret;
 ret:
