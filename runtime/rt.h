@@ -414,6 +414,9 @@ typedef struct mstats {
 	uint64_t stack_copy_ns;     /* time in copystack (gl: StackCopyNs) */
 	uint64_t heap_sys;          /* bytes of heap memory mapped from the OS (HeapSys) */
 	uint64_t heap_inuse;        /* bytes in in-use spans (HeapInuse), under mheap.lock */
+	uint64_t heap_released;     /* bytes of free heap pages given back to the kernel
+				     * (HeapReleased; pageScav bits), under mheap.lock:
+				     * heap_released <= heap_sys - heap_inuse */
 	uint64_t heap_large;        /* bytes in large objects (whole pages) */
 	uint64_t nlargealloc;       /* large objects allocated */
 	uint64_t gc_sys;            /* the heap's metadata: arena index, heapArenas, spans, bits */
@@ -618,6 +621,7 @@ typedef struct gl_debugvars {
 	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
 	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */
 	int32_t gccheckmark;     /* mark twice and compare (mgc.c) */
+	int32_t scavtrace;       /* a line per cycle on the scavenger's work (mgcscavenge.c) */
 	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
 				  * (GLDEBUG=preemptpacing=fixed|adaptive) */
 } gl_debugvars;
