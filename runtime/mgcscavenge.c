@@ -36,6 +36,11 @@
  * sysmon then sleeps as long as it would without it (and a cycle's
  * startTheWorld wakes it).
  *
+ * The allocator helps (scavengeAssist, Go's in allocSpan): an allocation
+ * that grew the heap past the goal releases up to what it grew by, one
+ * over the memory limit what the runtime is over it.  Fresh memory counts
+ * as released until allocated (mheap_grow), as in Go: it is not resident.
+ *
  * debug.FreeOSMemory (Go's scavengeAll) collects, then releases every
  * free page at once, whatever the goal.
  *
@@ -91,6 +96,14 @@ void gcPaceScavenger(uint64_t inuse) {
 	}
 }
 
+/* All the memory the runtime has mapped and not released, for the
+ * memory limit (Go's mappedReady): the retained heap, stacks, metadata. */
+static uint64_t mappedReady(uint64_t retained) {
+	return retained + __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&memstats.gc_sys, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&memstats.other_sys, __ATOMIC_RELAXED);
+}
+
 /* How many bytes are over the goals now (0 if less than a page). */
 static uint64_t scavengeWanted(void) {
 	uint64_t retained = heapRetained(), want = 0;
@@ -100,9 +113,7 @@ static uint64_t scavengeWanted(void) {
 	int64_t limit = __atomic_load_n(&gl_memorylimit, __ATOMIC_RELAXED);
 	if (limit != INT64_MAX) {
 		uint64_t limitGoal = (uint64_t)limit / 100 * (100 - reduceExtraPercent);
-		uint64_t mapped = retained + __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED) +
-				  __atomic_load_n(&memstats.gc_sys, __ATOMIC_RELAXED) +
-				  __atomic_load_n(&memstats.other_sys, __ATOMIC_RELAXED);
+		uint64_t mapped = mappedReady(retained);
 		if (mapped > limitGoal && mapped - limitGoal > want)
 			want = mapped - limitGoal;
 	}
@@ -145,6 +156,32 @@ int64_t bgscavenge(int64_t now) {
 	int64_t gap = (t1 - t0) * (100 - scavengePercent) / scavengePercent;
 	scavenger.next = t1 + (gap > scavengeMinGapNS ? gap : scavengeMinGapNS);
 	return scavenger.next;
+}
+
+/* The allocator's share (Go's allocSpan), on g0 after an allocation that
+ * grew the heap by growth bytes or took released pages back into use:
+ * over a memory limit, release as much elsewhere as the runtime's memory
+ * is over it; past the gcPercent goal because the heap grew, release up
+ * to what it grew by — the heap grew because no free run was big enough,
+ * so the fragments left are the least likely to be reused.  Synchronous:
+ * the background scavenger's pace is too slow for a program that
+ * allocates quickly. */
+void scavengeAssist(uint64_t growth) {
+	uint64_t todo = 0, retained = heapRetained();
+	int64_t limit = __atomic_load_n(&gl_memorylimit, __ATOMIC_RELAXED);
+	if (limit != INT64_MAX) {
+		uint64_t mapped = mappedReady(retained);
+		if (mapped > (uint64_t)limit)
+			todo = mapped - (uint64_t)limit;
+	}
+	uint64_t goal = __atomic_load_n(&scavenger.gcPercentGoal, __ATOMIC_RELAXED);
+	if (goal != UINT64_MAX && growth > 0 && retained > goal) {
+		uint64_t over = retained - goal < growth ? retained - goal : growth;
+		if (over > todo)
+			todo = over;
+	}
+	if (todo != 0)
+		__atomic_fetch_add(&scavenger.released, mheap_scavenge(todo), __ATOMIC_RELAXED);
 }
 
 /* Every free page, now (on g0). */

@@ -35,15 +35,45 @@
  * and freed into the list, where it merges with the free run ending at the
  * old frontier.  Go 1.19 replaced its list of free spans (a treap until
  * 1.13) with a radix tree of bitmaps over all pages (pageAlloc); a list is
- * enough while nothing is freed and spans come in allocation order, and is
- * what the scavenger and the sweeper will call through mheap_freeSpan.
+ * enough while the free runs are few (the sweeper gives back whole spans,
+ * and coalescing keeps the list short), and every piece is cut or merged
+ * by two functions: takeFreeRange and freeSpanLocked.
  *
  * needzero: fresh memory is zero; a freed run is marked needzero, and the
  * spans cut from it carry the mark, so mallocgc clears reused slots (and
  * their pointer bits) before handing them out.
  *
- * Everything here runs on g0 (systemstack) under mheap_.lock, but
- * spanOf/spanOfHeap/arenaOf, which read only published records.
+ * Released pages (Go's "scavenged" pages).  A free page whose memory was
+ * given back to the kernel (MADV_DONTNEED: still mapped, zero on the next
+ * touch) has its bit set in its arena's pageScav bitmap, and every free
+ * run counts its released pages (mspan.scavenged), so HeapReleased is the
+ * sum and "all of this piece is released" is one comparison.  Coalescing
+ * adds the counts (and ORs needzero); cutting a piece out of a run counts
+ * the bits of the smaller side only and derives the other, so allocating
+ * from the bottom of a big, partly released run costs the pages taken, not
+ * the run.  An allocation clears the bits of its pages and takes them out
+ * of HeapReleased; if all of them were released the memory reads zero and
+ * needs no clearing — but the scavenger leaves pointer bits as they were
+ * (clearing them would fault in the bitmap pages of noscan memory, which
+ * cost more than the madvise), so a scan span clears its pages' bits then
+ * (unscavenge).  A piece only partly released keeps the run's needzero:
+ * clearing it touches the released pages, which the span will touch
+ * anyway.
+ *
+ * mheap_scavenge releases pages: it takes a piece out of the free list
+ * under the lock (state mSpanScavenging: its neighbours do not merge with
+ * it, nobody allocates it), drops the lock for the madvise, and frees the
+ * piece back, all released, under the lock again — so allocation on other
+ * Ps waits for the list, never for the kernel.  Which pieces: whole huge
+ * pages (2 MiB, aligned, inside one free run) before anything else, since
+ * releasing part of one splits it (slower to use again, and khugepaged
+ * may collapse it back, memory and all); the highest addresses first,
+ * since first fit allocates from the bottom and needs the top last.  The
+ * policy — when, and how much — is mgcscavenge.c's.
+ *
+ * Everything here runs on g0 (systemstack) or on sysmon (the background
+ * scavenger) under mheap_.lock, but spanOf/spanOfHeap/arenaOf, which read
+ * only published records, and mheap_scavenge's madvise.
  */
 #define _GNU_SOURCE
 #include "rt.h"
@@ -324,8 +354,11 @@ static void mheap_grow(uintptr_t npages) {
 	s->startAddr = base;
 	s->npages = ask / pageSize;
 	s->needzero = false; /* fresh from the kernel */
-	s->scavenged = 0;    /* and not yet touched, but it counts as retained:
-			      * the scavenger may give it back unused */
+	/* and not yet touched, so not resident: it counts as released (as in
+	 * Go), until allocated, and the scavenger has nothing to give back */
+	s->scavenged = s->npages;
+	scavBits(base, s->npages, scavSet);
+	__atomic_fetch_add(&memstats.heap_released, ask, __ATOMIC_RELAXED);
 	freeSpanLocked(s);
 }
 
@@ -399,7 +432,9 @@ static void unscavenge(mspan *s, spanClass spc) {
 /* A new in-use span of npages pages for span class spc.  On g0. */
 mspan *mheap_alloc(uintptr_t npages, spanClass spc) {
 	lock(&mheap_.lock);
+	uint64_t sys0 = memstats.heap_sys;
 	mspan *s = allocPagesLocked(npages);
+	uint64_t growth = memstats.heap_sys - sys0, reused = s->scavenged * pageSize;
 	if (s->scavenged != 0)
 		unscavenge(s, spc);
 	if (s->needzero && spanClass_sizeclass(spc) != 0) {
@@ -415,6 +450,8 @@ mspan *mheap_alloc(uintptr_t npages, spanClass spc) {
 	setPageInUse(s, true);
 	__atomic_fetch_add(&memstats.heap_inuse, npages * pageSize, __ATOMIC_RELAXED);
 	unlock(&mheap_.lock);
+	if (growth != 0 || reused != 0)
+		scavengeAssist(growth);
 	return s;
 }
 

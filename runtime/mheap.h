@@ -260,6 +260,7 @@ uint64_t countScav(uintptr_t base, uintptr_t npages); /* pageScav bits set in th
 void gcPaceScavenger(uint64_t inuse); /* end of a cycle, world stopped: the goal */
 int64_t bgscavenge(int64_t now);    /* sysmon: a paced step; when to call again */
 void scavengeAll(void);             /* everything free, now (debug.FreeOSMemory) */
+void scavengeAssist(uint64_t growth); /* mheap_alloc's, lock dropped */
 void printScavTrace(uint64_t released, bool forced); /* GLDEBUG=scavtrace=1 */
 uint64_t heapRetained(void);        /* HeapSys - HeapReleased */
 
