@@ -184,6 +184,7 @@ static bool forcedlast;     /* the last cycle was runtime.GC's */
 enum { minHeapGoal = 4 << 20 };
 
 void gcinit(void) {
+	gcenvinit();
 	gcstartnano = nanotime();
 	gcstats.nextGC = minHeapGoal;
 	gcstats.trigger = minHeapGoal;

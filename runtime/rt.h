@@ -497,6 +497,7 @@ extern gcstats_t gcstats;
 extern int32_t gl_gcpercent;
 extern bool gcwanted; /* the pacer asks for a cycle: the next safe allocation starts it */
 void gcinit(void);
+void gcenvinit(void); /* stdlib.c: GLGC and GLMEMLIMIT */
 void gcTrigger(void); /* from an allocation: a cycle if this is a safe point */
 void gcMarkRoots(void);
 void gcDrain(void);

@@ -41,8 +41,8 @@ void fmt_ppPut(G *g, void **cache, void *p) {
 /* ---- runtime/debug ---- */
 
 /* The collector's target percentage, Go's gcPercent: GLGC at start-up
- * (a number, or "off" for -1), 100 by default.  The collector issue reads
- * gl_gcpercent; until then SetGCPercent only stores it. */
+ * (a number, or "off" for -1), 100 by default; read at start-up
+ * (gcenvinit) and by the first SetGCPercent, whichever comes first. */
 int32_t gl_gcpercent = 100;
 static int32_t gcpercentinit;
 
@@ -51,6 +51,8 @@ static void initgcpercent(void) {
 		return;
 	extern int gl_argc;
 	extern char **gl_argv;
+	if (gl_argv == NULL) /* a runtime started without gl_main (tests) */
+		return;
 	/* the environment as the kernel passed it: no libc (getenv is not
 	 * a leaf we want on a goroutine stack) */
 	for (char **e = gl_argv + gl_argc + 1; *e != NULL; e++) {
@@ -94,8 +96,54 @@ int64_t runtime_debug_setMaxThreads(G *g, int64_t in) {
 	return out;
 }
 
-/* The memory limit, Go 1.19's SetMemoryLimit: stored for the collector. */
+/* The memory limit, Go 1.19's SetMemoryLimit: GLMEMLIMIT at start-up,
+ * heeded by the scavenger (mgcscavenge.c), not yet by the pacer. */
 int64_t gl_memorylimit = INT64_MAX;
+
+/* GLMEMLIMIT's value (Go's GOMEMLIMIT syntax): "off", or digits with an
+ * optional unit B, KiB, MiB, GiB or TiB; -1 if malformed or overflowing
+ * (ignored, as Go's start-up would refuse it with a fatal error). */
+static int64_t parsememlimit(const char *s) {
+	if (strcmp(s, "off") == 0)
+		return INT64_MAX;
+	uint64_t v = 0;
+	const char *p = s;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (uint64_t)INT64_MAX / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	static const struct { const char *unit; int shift; } units[] = {
+		{"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40},
+	};
+	if (p == s)
+		return -1;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(p, units[i].unit) != 0)
+			continue;
+		if (v > (uint64_t)INT64_MAX >> units[i].shift)
+			return -1;
+		return (int64_t)(v << units[i].shift);
+	}
+	return -1;
+}
+
+/* At start-up (gcinit): GLGC and GLMEMLIMIT, so that they hold from the
+ * first allocation, not only once a program calls SetGCPercent. */
+void gcenvinit(void) {
+	initgcpercent();
+	extern int gl_argc;
+	extern char **gl_argv;
+	if (gl_argv == NULL)
+		return;
+	for (char **e = gl_argv + gl_argc + 1; *e != NULL; e++) {
+		if (strncmp(*e, "GLMEMLIMIT=", 11) != 0)
+			continue;
+		int64_t v = parsememlimit(*e + 11);
+		if (v >= 0)
+			gl_memorylimit = v;
+	}
+}
 
 int64_t runtime_debug_setMemoryLimit(G *g, int64_t in) {
 	(void)g;
