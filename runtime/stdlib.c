@@ -9,6 +9,8 @@
  */
 #include "rt.h"
 
+#include <stdlib.h> /* getenv, at start-up only */
+
 /* ---- fmt: the printer cache (Go uses a sync.Pool) ----
  * Four slots, each taken with an atomic exchange and given back with a
  * compare-and-swap, so goroutines running on several threads never get the
@@ -46,31 +48,30 @@ void fmt_ppPut(G *g, void **cache, void *p) {
 int32_t gl_gcpercent = 100;
 static int32_t gcpercentinit;
 
+/* GLGC's value: "off", or a decimal number; anything else is ignored. */
+static void setgcpercentenv(const char *s) {
+	if (strcmp(s, "off") == 0) {
+		gl_gcpercent = -1;
+	} else if (*s) {
+		int64_t v = 0;
+		bool neg = *s == '-';
+		for (s += neg; *s >= '0' && *s <= '9' && v < 1000000000; s++)
+			v = v * 10 + (*s - '0');
+		if (*s == 0)
+			gl_gcpercent = (int32_t)(neg ? -v : v);
+	}
+}
+
 static void initgcpercent(void) {
 	if (__atomic_exchange_n(&gcpercentinit, 1, __ATOMIC_ACQ_REL))
 		return;
 	extern int gl_argc;
 	extern char **gl_argv;
-	if (gl_argv == NULL) /* a runtime started without gl_main (tests) */
-		return;
 	/* the environment as the kernel passed it: no libc (getenv is not
 	 * a leaf we want on a goroutine stack) */
-	for (char **e = gl_argv + gl_argc + 1; *e != NULL; e++) {
-		const char *s = *e;
-		if (strncmp(s, "GLGC=", 5) != 0)
-			continue;
-		s += 5;
-		if (strcmp(s, "off") == 0) {
-			gl_gcpercent = -1;
-		} else if (*s) {
-			int64_t v = 0;
-			bool neg = *s == '-';
-			for (s += neg; *s >= '0' && *s <= '9' && v < 1000000000; s++)
-				v = v * 10 + (*s - '0');
-			if (*s == 0)
-				gl_gcpercent = (int32_t)(neg ? -v : v);
-		}
-	}
+	for (char **e = gl_argv + gl_argc + 1; *e != NULL; e++)
+		if (strncmp(*e, "GLGC=", 5) == 0)
+			setgcpercentenv(*e + 5);
 }
 
 int64_t runtime_debug_setGCPercent(G *g, int64_t in) {
@@ -128,21 +129,21 @@ static int64_t parsememlimit(const char *s) {
 	return -1;
 }
 
-/* At start-up (gcinit): GLGC and GLMEMLIMIT, so that they hold from the
- * first allocation, not only once a program calls SetGCPercent. */
+/* At start-up (gcinit, on the OS thread's stack, where getenv is fine):
+ * GLGC and GLMEMLIMIT, so that they hold from the first allocation, not
+ * only once a program calls SetGCPercent.  getenv, not gl_argv's tail: a
+ * runtime started by a C test passes an argv with no environment after
+ * it. */
 void gcenvinit(void) {
-	initgcpercent();
-	extern int gl_argc;
-	extern char **gl_argv;
-	if (gl_argv == NULL)
-		return;
-	for (char **e = gl_argv + gl_argc + 1; *e != NULL; e++) {
-		if (strncmp(*e, "GLMEMLIMIT=", 11) != 0)
-			continue;
-		int64_t v = parsememlimit(*e + 11);
-		if (v >= 0)
-			gl_memorylimit = v;
+	if (!__atomic_exchange_n(&gcpercentinit, 1, __ATOMIC_ACQ_REL)) {
+		const char *s = getenv("GLGC");
+		if (s != NULL)
+			setgcpercentenv(s);
 	}
+	const char *m = getenv("GLMEMLIMIT");
+	int64_t v = m != NULL ? parsememlimit(m) : -1;
+	if (v >= 0)
+		gl_memorylimit = v;
 }
 
 int64_t runtime_debug_setMemoryLimit(G *g, int64_t in) {
