@@ -31,7 +31,11 @@
  * adds no goroutine that NumGoroutine, tracebacks and the deadlock check
  * would have to leave out.  Each step releases one huge page (2 MiB) or
  * less, and is paced to about 1% of one CPU (Go's scavengePercent): after
- * a step that took t, the next comes t × 99 later.  When there is nothing
+ * a step that cost sysmon's thread t of CPU time, the next comes t × 99
+ * later, at least 1 ms.  CPU time, not the clock: on a loaded machine a
+ * step descheduled half-way would otherwise look a hundred times dearer
+ * and slow the scavenger down to nothing (gc_bgscavenge missed its 20 s
+ * that way once, paced by the clock).  When there is nothing
  * over the goal it parks until the next cycle (or a new memory limit);
  * sysmon then sleeps as long as it would without it (and a cycle's
  * startTheWorld wakes it).
@@ -145,15 +149,15 @@ int64_t bgscavenge(int64_t now) {
 		park();
 		return INT64_MAX;
 	}
-	int64_t t0 = nanotime();
+	int64_t c0 = threadcputime();
 	uint64_t r = mheap_scavenge(want < scavengeQuantum ? want : scavengeQuantum);
-	int64_t t1 = nanotime();
+	int64_t t1 = nanotime(), cpu = threadcputime() - c0;
 	if (r == 0) { /* everything free is released: the heap in use is over the goal */
 		park();
 		return INT64_MAX;
 	}
 	__atomic_fetch_add(&scavenger.released, r, __ATOMIC_RELAXED);
-	int64_t gap = (t1 - t0) * (100 - scavengePercent) / scavengePercent;
+	int64_t gap = cpu * (100 - scavengePercent) / scavengePercent;
 	scavenger.next = t1 + (gap > scavengeMinGapNS ? gap : scavengeMinGapNS);
 	return scavenger.next;
 }

@@ -482,12 +482,12 @@ enum { physHugePageSize = 2 << 20, hugePagePages = physHugePageSize / pageSize }
 /* In the free run f, the highest huge-page-aligned huge page that lies
  * wholly inside f and has a page not yet released; 0 if none. */
 static uintptr_t hugeCandidate(mspan *f) {
-	uintptr_t lo = f->startAddr, hi = lo + f->npages * pageSize;
-	if (hi - lo < physHugePageSize)
-		return 0;
-	for (uintptr_t w = (hi & ~(uintptr_t)(physHugePageSize - 1)) - physHugePageSize; w >= lo; w -= physHugePageSize)
+	uintptr_t lo = f->startAddr, w = (lo + f->npages * pageSize) & ~(uintptr_t)(physHugePageSize - 1);
+	while (w >= lo + physHugePageSize) { /* [w - 2 MiB, w) lies in f */
+		w -= physHugePageSize;
 		if (countScav(w, hugePagePages) < hugePagePages)
 			return w;
+	}
 	return 0;
 }
 

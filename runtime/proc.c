@@ -144,6 +144,12 @@ int64_t walltime(void) {
 	return clock_ns(CLOCK_REALTIME);
 }
 
+/* CPU time of the calling thread (user and system): what the background
+ * scavenger paces itself by (mgcscavenge.c). */
+int64_t threadcputime(void) {
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
 /* ---- G status ---- */
 
 static const char *const gstatusnames[] = {

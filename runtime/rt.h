@@ -280,6 +280,7 @@ int32_t gcount(void);
 P **allpsnapshot(int32_t *n);
 int64_t nanotime(void);
 int64_t walltime(void);
+int64_t threadcputime(void);
 void exit_m(void *code) GL_NORETURN; /* exit(code) on g0 */
 const char *waitreasonstr(uint32_t reason);
 void stopTheWorld(const char *reason);
