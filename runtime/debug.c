@@ -31,6 +31,7 @@ static const struct dbgvar {
 	{"invalidptr", &gl_debug.invalidptr},
 	{"madvdontneed", &gl_debug.madvdontneed},
 	{"scheddetail", &gl_debug.scheddetail},
+	{"scavtrace", &gl_debug.scavtrace},
 	{"schedtrace", &gl_debug.schedtrace},
 	{"stackforcemove", &gl_debug.stackforcemove},
 	{"stacktrace", &gl_debug.stacktrace},

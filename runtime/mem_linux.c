@@ -6,16 +6,22 @@
  * RAM nor commit charge), and sysMap turns a part of it into ordinary
  * zero-filled memory when the heap grows into it.  HeapSys counts what is
  * mapped, not what is reserved.  sysUnused gives pages back (MADV_DONTNEED:
- * the range stays mapped and reads zero on the next touch) — for the
- * scavenger, later.  sysAlloc is reserve and map in one, for memory
- * outside the heap (stacks, the heap's metadata).
+ * the range stays mapped and reads zero on the next touch; MADV_FREE would
+ * be cheaper but leaves RSS high until the kernel is short, and the pages
+ * would not read zero) — the scavenger's (mheap.c, mgcscavenge.c), which
+ * then counts them in HeapReleased.  sysAlloc is reserve and map in one,
+ * for memory outside the heap (stacks, the heap's metadata).
  *
  * Huge pages: the heap maps in 2 MiB-aligned steps and asks for
  * transparent huge pages there (sysHugePage), so filling fresh memory
  * faults once per 2 MiB instead of once per 4 KiB page (the bump allocator
  * this replaced measured 160,000 faults for strbuild without it).  It does
- * not stop memory from going back: MADV_DONTNEED on part of a huge page
- * splits it.
+ * not stop memory from going back: MADV_DONTNEED on a whole huge page
+ * frees it (about 10 us here), on part of one splits it (khugepaged may
+ * later collapse it again, taking back the released part), which is why
+ * the scavenger releases whole huge pages first.  Go 1.19 also marks
+ * released ranges MADV_NOHUGEPAGE to keep khugepaged off them, at the
+ * price of a VMA split each (vm.max_map_count); gl does not.
  *
  * All of this is raw system calls, no libc: mallocgc's slow paths run on
  * g0, but stack.c calls sysAllocAligned from places where a libc call

@@ -184,6 +184,7 @@ static bool forcedlast;     /* the last cycle was runtime.GC's */
 enum { minHeapGoal = 4 << 20 };
 
 void gcinit(void) {
+	gcenvinit();
 	gcstartnano = nanotime();
 	gcstats.nextGC = minHeapGoal;
 	gcstats.trigger = minHeapGoal;
@@ -289,6 +290,7 @@ static void gc_m(void *arg) {
 	if (gl_debug.gccheckmark)
 		checkmarks();
 	int64_t tmark = nanotime();
+	uint64_t inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 	gcSweepAll();
 	mcache_unlockNop();
 	__atomic_store_n(&memstats.heap_live, gcstats.liveBytes, __ATOMIC_RELAXED);
@@ -296,6 +298,7 @@ static void gc_m(void *arg) {
 	if (goal < minHeapGoal)
 		goal = minHeapGoal;
 	gcstats.nextGC = gcstats.trigger = goal;
+	gcPaceScavenger(inuse);
 	gcshrink(); /* stack.c heeds gcshrinkstackoff */
 	int64_t tend = nanotime();
 	gcstats.numgc++;

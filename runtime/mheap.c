@@ -35,15 +35,45 @@
  * and freed into the list, where it merges with the free run ending at the
  * old frontier.  Go 1.19 replaced its list of free spans (a treap until
  * 1.13) with a radix tree of bitmaps over all pages (pageAlloc); a list is
- * enough while nothing is freed and spans come in allocation order, and is
- * what the scavenger and the sweeper will call through mheap_freeSpan.
+ * enough while the free runs are few (the sweeper gives back whole spans,
+ * and coalescing keeps the list short), and every piece is cut or merged
+ * by two functions: takeFreeRange and freeSpanLocked.
  *
  * needzero: fresh memory is zero; a freed run is marked needzero, and the
  * spans cut from it carry the mark, so mallocgc clears reused slots (and
  * their pointer bits) before handing them out.
  *
- * Everything here runs on g0 (systemstack) under mheap_.lock, but
- * spanOf/spanOfHeap/arenaOf, which read only published records.
+ * Released pages (Go's "scavenged" pages).  A free page whose memory was
+ * given back to the kernel (MADV_DONTNEED: still mapped, zero on the next
+ * touch) has its bit set in its arena's pageScav bitmap, and every free
+ * run counts its released pages (mspan.scavenged), so HeapReleased is the
+ * sum and "all of this piece is released" is one comparison.  Coalescing
+ * adds the counts (and ORs needzero); cutting a piece out of a run counts
+ * the bits of the smaller side only and derives the other, so allocating
+ * from the bottom of a big, partly released run costs the pages taken, not
+ * the run.  An allocation clears the bits of its pages and takes them out
+ * of HeapReleased; if all of them were released the memory reads zero and
+ * needs no clearing — but the scavenger leaves pointer bits as they were
+ * (clearing them would fault in the bitmap pages of noscan memory, which
+ * cost more than the madvise), so a scan span clears its pages' bits then
+ * (unscavenge).  A piece only partly released keeps the run's needzero:
+ * clearing it touches the released pages, which the span will touch
+ * anyway.
+ *
+ * mheap_scavenge releases pages: it takes a piece out of the free list
+ * under the lock (state mSpanScavenging: its neighbours do not merge with
+ * it, nobody allocates it), drops the lock for the madvise, and frees the
+ * piece back, all released, under the lock again — so allocation on other
+ * Ps waits for the list, never for the kernel.  Which pieces: whole huge
+ * pages (2 MiB, aligned, inside one free run) before anything else, since
+ * releasing part of one splits it (slower to use again, and khugepaged
+ * may collapse it back, memory and all); the highest addresses first,
+ * since first fit allocates from the bottom and needs the top last.  The
+ * policy — when, and how much — is mgcscavenge.c's.
+ *
+ * Everything here runs on g0 (systemstack) or on sysmon (the background
+ * scavenger) under mheap_.lock, but spanOf/spanOfHeap/arenaOf, which read
+ * only published records, and mheap_scavenge's madvise.
  */
 #define _GNU_SOURCE
 #include "rt.h"
@@ -169,7 +199,50 @@ static uintptr_t reserveArenas(uint64_t n) {
 
 /* ---- the page allocator ---- */
 
-/* Put the run s into mheap_.free, merged with free neighbours. */
+/* ---- scavenged bits ---- */
+
+enum { scavCount, scavSet, scavClear };
+
+/* The pageScav bits of [base, base + npages*pageSize): counted, set or
+ * cleared, a 64-page word at a time; returns how many were set before. */
+static uint64_t scavBits(uintptr_t base, uintptr_t npages, int op) {
+	uint64_t n = 0;
+	while (npages > 0) {
+		heapArena *ha = arenaOf(base);
+		uintptr_t i = pageIndex(base), end = i + npages;
+		if (end > pagesPerArena)
+			end = pagesPerArena;
+		for (uintptr_t j = i; j < end;) {
+			uintptr_t b = j % 64, k = end - j < 64 - b ? end - j : 64 - b;
+			uint64_t mask = (k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1) << b;
+			uint64_t *w = &ha->pageScav[j / 64];
+			n += (uint64_t)__builtin_popcountll(*w & mask);
+			if (op == scavSet)
+				*w |= mask;
+			else if (op == scavClear)
+				*w &= ~mask;
+			j += k;
+		}
+		base += (end - i) * pageSize;
+		npages -= end - i;
+	}
+	return n;
+}
+
+uint64_t countScav(uintptr_t base, uintptr_t npages) {
+	return scavBits(base, npages, scavCount);
+}
+
+static bool pageScavenged(uintptr_t p) {
+	uintptr_t i = pageIndex(p);
+	return arenaOf(p)->pageScav[i / 64] >> (i % 64) & 1;
+}
+
+/* ---- the page allocator ---- */
+
+/* Put the run s into mheap_.free, merged with free neighbours: the
+ * merged run holds both runs' scavenged pages and needs zeroing if
+ * either did. */
 static void freeSpanLocked(mspan *s) {
 	s->state = mSpanFree;
 	mspan *b = s->startAddr != 0 ? spanOf(s->startAddr - 1) : NULL;
@@ -177,6 +250,7 @@ static void freeSpanLocked(mspan *s) {
 		mSpanList_remove(&mheap_.free, b);
 		s->startAddr = b->startAddr;
 		s->npages += b->npages;
+		s->scavenged += b->scavenged;
 		s->needzero |= b->needzero;
 		b->state = mSpanDead;
 		fixalloc_free(&mheap_.spanalloc, b);
@@ -186,15 +260,76 @@ static void freeSpanLocked(mspan *s) {
 	if (a != NULL && a->state == mSpanFree && a->startAddr == end) {
 		mSpanList_remove(&mheap_.free, a);
 		s->npages += a->npages;
+		s->scavenged += a->scavenged;
 		s->needzero |= a->needzero;
 		a->state = mSpanDead;
 		fixalloc_free(&mheap_.spanalloc, a);
 	}
 	setFreeSpanEnds(s);
 	mspan *prev = NULL;
-	for (mspan *f = mheap_.free.first; f != NULL && f->startAddr < s->startAddr; f = f->next)
-		prev = f;
+	for (mspan *f = mheap_.free.last; f != NULL; f = f->prev) {
+		if (f->startAddr < s->startAddr) { /* from the top: the scavenger's
+						    * runs go back near the end */
+			prev = f;
+			break;
+		}
+	}
 	mSpanList_insertAfter(&mheap_.free, prev, s);
+}
+
+/* A new free run [base, base + npages*pageSize) after f in the list, with
+ * scav of its pages scavenged. */
+static mspan *newFreeRun(mspan *after, uintptr_t base, uintptr_t npages, uintptr_t scav, bool needzero) {
+	mspan *r = fixalloc_alloc(&mheap_.spanalloc);
+	r->startAddr = base;
+	r->npages = npages;
+	r->scavenged = scav;
+	r->needzero = needzero;
+	r->state = mSpanFree;
+	mSpanList_insertAfter(&mheap_.free, after, r);
+	setFreeSpanEnds(r);
+	return r;
+}
+
+/* Take the pages [base, base + npages*pageSize) of the free run f out of
+ * mheap_.free as a span of their own (startAddr, npages, needzero and
+ * scavenged set, boundary pages pointing at it, state for the caller to
+ * set); what is left of f on either side stays free, in place.  The
+ * scavenged pages are counted in the smaller pieces only: an allocation
+ * from the bottom of a big run counts its own pages, not the rest. */
+static mspan *takeFreeRange(mspan *f, uintptr_t base, uintptr_t npages) {
+	uintptr_t end = base + npages * pageSize, fend = f->startAddr + f->npages * pageSize;
+	uintptr_t nleft = (base - f->startAddr) / pageSize, nright = (fend - end) / pageSize;
+	uintptr_t sleft = 0, sright = 0, st = 0;
+	if (f->scavenged == f->npages) { /* all of it: no counting */
+		sleft = nleft, sright = nright, st = npages;
+	} else if (f->scavenged != 0) {
+		st = countScav(base, npages);
+		if (nleft == 0)
+			sright = f->scavenged - st;
+		else if (nright == 0)
+			sleft = f->scavenged - st;
+		else if (nleft < nright)
+			sleft = countScav(f->startAddr, nleft), sright = f->scavenged - st - sleft;
+		else
+			sright = countScav(end, nright), sleft = f->scavenged - st - sright;
+	}
+	if (nright > 0)
+		newFreeRun(f, end, nright, sright, f->needzero);
+	mspan *t = f;
+	if (nleft > 0) { /* f stays, as the left piece */
+		f->npages = nleft;
+		f->scavenged = sleft;
+		setFreeSpanEnds(f);
+		t = fixalloc_alloc(&mheap_.spanalloc);
+		t->needzero = f->needzero;
+	} else
+		mSpanList_remove(&mheap_.free, f);
+	t->startAddr = base;
+	t->npages = npages;
+	t->scavenged = st;
+	setFreeSpanEnds(t);
+	return t;
 }
 
 /* Map at least npages more pages into the heap, as a free run. */
@@ -219,29 +354,21 @@ static void mheap_grow(uintptr_t npages) {
 	s->startAddr = base;
 	s->npages = ask / pageSize;
 	s->needzero = false; /* fresh from the kernel */
+	/* and not yet touched, so not resident: it counts as released (as in
+	 * Go), until allocated, and the scavenger has nothing to give back */
+	s->scavenged = s->npages;
+	scavBits(base, s->npages, scavSet);
+	__atomic_fetch_add(&memstats.heap_released, ask, __ATOMIC_RELAXED);
 	freeSpanLocked(s);
 }
 
 /* npages pages from the free runs, first fit; the span is not initialised
- * but for startAddr, npages and needzero. */
+ * but for startAddr, npages, needzero and scavenged. */
 static mspan *allocPagesLocked(uintptr_t npages) {
 	for (;;) {
-		for (mspan *f = mheap_.free.first; f != NULL; f = f->next) {
-			if (f->npages < npages)
-				continue;
-			if (f->npages == npages) {
-				mSpanList_remove(&mheap_.free, f);
-				return f;
-			}
-			mspan *s = fixalloc_alloc(&mheap_.spanalloc);
-			s->startAddr = f->startAddr;
-			s->npages = npages;
-			s->needzero = f->needzero;
-			f->startAddr += npages * pageSize; /* stays in place in address order */
-			f->npages -= npages;
-			setFreeSpanEnds(f);
-			return s;
-		}
+		for (mspan *f = mheap_.free.first; f != NULL; f = f->next)
+			if (f->npages >= npages)
+				return takeFreeRange(f, f->startAddr, npages);
 		mheap_grow(npages);
 	}
 }
@@ -284,10 +411,32 @@ static void initSpan(mspan *s, spanClass spc) {
 	s->speciallock = (mutex){0};
 }
 
+/* The pages of s, about to be a span of class spc, are in use again:
+ * released ones come back on first touch, zero (Go's sysUsed has nothing
+ * more to do on Linux while no page is marked MADV_NOHUGEPAGE).  If all
+ * were released there is no memory to clear, only their pointer bits,
+ * which the scavenger left (and only for a scan span: a noscan span's
+ * bits are never read, and clearing them would fault in bitmap pages
+ * for nothing). */
+static void unscavenge(mspan *s, spanClass spc) {
+	scavBits(s->startAddr, s->npages, scavClear);
+	__atomic_fetch_sub(&memstats.heap_released, s->scavenged * pageSize, __ATOMIC_RELAXED);
+	if (s->scavenged == s->npages && s->needzero) {
+		s->needzero = false;
+		if (!spanClass_noscan(spc))
+			clearPageBits(s->startAddr, s->npages);
+	}
+	s->scavenged = 0;
+}
+
 /* A new in-use span of npages pages for span class spc.  On g0. */
 mspan *mheap_alloc(uintptr_t npages, spanClass spc) {
 	lock(&mheap_.lock);
+	uint64_t sys0 = memstats.heap_sys;
 	mspan *s = allocPagesLocked(npages);
+	uint64_t growth = memstats.heap_sys - sys0, reused = s->scavenged * pageSize;
+	if (s->scavenged != 0)
+		unscavenge(s, spc);
 	if (s->needzero && spanClass_sizeclass(spc) != 0) {
 		/* reused pages of a small-object span: cleared once here, so
 		 * that mallocgc's fast path never meets needzero (a large
@@ -301,6 +450,8 @@ mspan *mheap_alloc(uintptr_t npages, spanClass spc) {
 	setPageInUse(s, true);
 	__atomic_fetch_add(&memstats.heap_inuse, npages * pageSize, __ATOMIC_RELAXED);
 	unlock(&mheap_.lock);
+	if (growth != 0 || reused != 0)
+		scavengeAssist(growth);
 	return s;
 }
 
@@ -320,6 +471,90 @@ void mheap_freeSpan(mspan *s) {
 	s->allocBits = s->gcmarkBits = NULL;
 	freeSpanLocked(s);
 	unlock(&mheap_.lock);
+}
+
+/* ---- giving pages back (the scavenger's mechanism; mgcscavenge.c has
+ * the policy) ---- */
+
+/* The huge page the kernel backs the heap with (x86-64's PMD size). */
+enum { physHugePageSize = 2 << 20, hugePagePages = physHugePageSize / pageSize };
+
+/* In the free run f, the highest huge-page-aligned huge page that lies
+ * wholly inside f and has a page not yet released; 0 if none. */
+static uintptr_t hugeCandidate(mspan *f) {
+	uintptr_t lo = f->startAddr, w = (lo + f->npages * pageSize) & ~(uintptr_t)(physHugePageSize - 1);
+	while (w >= lo + physHugePageSize) { /* [w - 2 MiB, w) lies in f */
+		w -= physHugePageSize;
+		if (countScav(w, hugePagePages) < hugePagePages)
+			return w;
+	}
+	return 0;
+}
+
+/* In the free run f (not wholly released), the highest run of
+ * unreleased pages, at most max of them (its top ones). */
+static uintptr_t pageCandidate(mspan *f, uintptr_t max, uintptr_t *npages) {
+	uintptr_t p = f->startAddr + (f->npages - 1) * pageSize;
+	while (pageScavenged(p))
+		p -= pageSize;
+	uintptr_t n = 1;
+	while (n < max && p > f->startAddr && !pageScavenged(p - pageSize))
+		p -= pageSize, n++;
+	*npages = n;
+	return p;
+}
+
+/* The next pages to release, taken out of mheap_.free (state
+ * mSpanScavenging), or NULL if every free page is released already.
+ * Whole huge pages first: releasing one leaves no huge page split (a
+ * split one is slower to use again, and khugepaged may collapse it and
+ * take the memory back in), and the highest first: the allocator is
+ * first fit from the bottom, so the top is what it needs last.  Then
+ * smaller pieces, at most maxpages, highest first. */
+static mspan *scavengeCandidateLocked(uintptr_t maxpages) {
+	for (mspan *f = mheap_.free.last; f != NULL; f = f->prev) {
+		uintptr_t w;
+		if (f->scavenged != f->npages && (w = hugeCandidate(f)) != 0)
+			return takeFreeRange(f, w, hugePagePages);
+	}
+	for (mspan *f = mheap_.free.last; f != NULL; f = f->prev) {
+		if (f->scavenged == f->npages)
+			continue;
+		uintptr_t n, p = pageCandidate(f, maxpages, &n);
+		return takeFreeRange(f, p, n);
+	}
+	return NULL;
+}
+
+uint64_t mheap_scavenge(uint64_t nbytes) {
+	uint64_t released = 0;
+	while (released < nbytes) {
+		uint64_t want = (nbytes - released + pageSize - 1) / pageSize;
+		lock(&mheap_.lock);
+		mspan *t = scavengeCandidateLocked(want > UINTPTR_MAX / pageSize ? UINTPTR_MAX / pageSize : (uintptr_t)want);
+		if (t != NULL)
+			t->state = mSpanScavenging;
+		unlock(&mheap_.lock);
+		if (t == NULL)
+			break;
+		/* without the lock: the pages are no one's but ours.  Their
+		 * pointer bits stay as they are (mheap_alloc clears them if a
+		 * scan span gets the pages): clearing them here would fault in
+		 * the bitmap of pages that never held pointers, and cost more
+		 * than the madvise (bench: 150 us a huge page) */
+		sysUnused((void *)t->startAddr, t->npages * pageSize);
+		lock(&mheap_.lock);
+		uintptr_t fresh = t->npages - t->scavenged;
+		scavBits(t->startAddr, t->npages, scavSet);
+		t->scavenged = t->npages;
+		/* needzero stays: the memory reads zero now, but the pointer
+		 * bits may not be (see unscavenge) */
+		__atomic_fetch_add(&memstats.heap_released, fresh * pageSize, __ATOMIC_RELAXED);
+		freeSpanLocked(t);
+		unlock(&mheap_.lock);
+		released += fresh * pageSize;
+	}
+	return released;
 }
 
 void mheap_init(void) {

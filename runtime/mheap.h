@@ -61,6 +61,10 @@ enum {
 	mSpanDead = 0,  /* a struct in fixalloc's free list, describing nothing */
 	mSpanInUse = 1, /* heap objects: small-object span or a large object */
 	mSpanFree = 2,  /* a run of free pages in mheap.free */
+	mSpanScavenging = 3, /* free pages taken out of mheap.free while the
+			      * scavenger gives them back to the kernel (the
+			      * heap lock is dropped meanwhile): neither
+			      * allocated nor merged with its neighbours */
 };
 
 typedef struct mSpanList mSpanList;
@@ -85,7 +89,11 @@ typedef struct special special;
  *    then kind, under speciallock; the sweeper frees a span only once it
  *    has none (a special's object is live, or the sweeper queued its
  *    finalizer, kept the object and dropped the record); the arena's
- *    pageSpecials bit for the span is set iff specials is not NULL.
+ *    pageSpecials bit for the span is set iff specials is not NULL;
+ *  - scavenged: 0 in use; for a free or scavenging run, how many of its
+ *    pages have their pageScav bit set (memory given back to the kernel,
+ *    mgcscavenge.c), so scavenged == npages says the whole run reads
+ *    zero; the sum over all runs is memstats.heap_released / pageSize.
  * The fast path reads the first fields only (one cache line). */
 struct mspan {
 	uint64_t allocCache;
@@ -109,6 +117,7 @@ struct mspan {
 	mSpanList *list;
 	mutex speciallock;   /* guards specials */
 	special *specials;   /* finalizers of its objects (see above) */
+	uintptr_t scavenged; /* pages released to the kernel (see above) */
 };
 
 /* A doubly linked list of spans (Go's mSpanList). */
@@ -164,12 +173,19 @@ extern mspan emptymspan;
  *    (the sweeper's list of spans to look at);
  *  - pageSpecials: bit i set iff page i is the first page of an in-use
  *    span with special records (the marker's list of spans whose
- *    finalizers are roots), written under that span's speciallock. */
+ *    finalizers are roots), written under that span's speciallock;
+ *  - pageScav: bit i set iff page i belongs to no in-use span and its
+ *    memory was given back to the kernel (MADV_DONTNEED) since it was
+ *    last in use: it reads zero, though its pointer bits may be stale
+ *    (the span's needzero says; Go keeps these "scavenged" bits in its
+ *    page allocator's chunks); cleared when the page goes into an in-use
+ *    span, under mheap.lock. */
 typedef struct heapArena {
 	uint8_t bitmap[heapArenaBitmapBytes];
 	mspan *spans[pagesPerArena];
 	uint8_t pageInUse[pagesPerArena / 8];
 	uint8_t pageSpecials[pagesPerArena / 8];
+	uint64_t pageScav[pagesPerArena / 64];
 } heapArena;
 
 /* fixalloc (mfixalloc.c): fixed-size records that are never given back
@@ -233,6 +249,20 @@ mspan *mheap_alloc(uintptr_t npages, spanClass spc);       /* locks; NULL never 
 void mheap_freeSpan(mspan *s);                              /* locks */
 mspan *spanOf(uintptr_t p);     /* the span p's page belongs to, any state, or NULL */
 mspan *spanOfHeap(uintptr_t p); /* the in-use span containing p, or NULL */
+/* Give free pages back to the kernel (mgcscavenge.c says when): at
+ * least nbytes if there are that many, the highest addresses first and
+ * whole huge pages first; returns the bytes newly released.  Takes
+ * mheap.lock, and drops it around each madvise.  On g0 or sysmon. */
+uint64_t mheap_scavenge(uint64_t nbytes);
+uint64_t countScav(uintptr_t base, uintptr_t npages); /* pageScav bits set in the range */
+
+/* mgcscavenge.c: the scavenger's policy */
+void gcPaceScavenger(uint64_t inuse); /* end of a cycle, world stopped: the goal */
+int64_t bgscavenge(int64_t now);    /* sysmon: a paced step; when to call again */
+void scavengeAll(void);             /* everything free, now (debug.FreeOSMemory) */
+void scavengeAssist(uint64_t growth); /* mheap_alloc's, lock dropped */
+void printScavTrace(uint64_t released, bool forced); /* GLDEBUG=scavtrace=1 */
+uint64_t heapRetained(void);        /* HeapSys - HeapReleased */
 
 /* mspecial.c: special records; the caller is on g0 */
 bool addfinalizer(uintptr_t p, GlFunc *fn, const GlType *ft, const GlType *fint, const GlType *ot);

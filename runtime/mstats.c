@@ -15,10 +15,26 @@ typedef struct MemStats {
 	uint64_t StackCopies, StackBytesCopied, StackCopyNs;
 } MemStats;
 
+/* The page heap's three sizes, read together under its lock so that
+ * Go's invariants hold in every snapshot: HeapSys = HeapInuse + HeapIdle,
+ * HeapReleased <= HeapIdle. */
+typedef struct heapsizes {
+	uint64_t sys, inuse, released;
+} heapsizes;
+
+static void readheapsizes_m(void *arg) {
+	heapsizes *hs = arg;
+	lock(&mheap_.lock);
+	hs->sys = memstats.heap_sys;
+	hs->inuse = memstats.heap_inuse;
+	hs->released = memstats.heap_released;
+	unlock(&mheap_.lock);
+}
+
 void runtime_readMemStats(G *g, MemStats *m) {
 	(void)g;
-	uint64_t totalalloc, nmalloc, inuse;
-	readheapstats(&totalalloc, &nmalloc, &inuse);
+	uint64_t totalalloc, nmalloc;
+	readheapstats(&totalalloc, &nmalloc, NULL);
 	memset(m, 0, sizeof *m);
 	uint64_t nfree = memstats.nlargefree, freed = memstats.largefreed;
 	for (int i = 1; i < numSizeClasses; i++) {
@@ -36,9 +52,12 @@ void runtime_readMemStats(G *g, MemStats *m) {
 	m->PauseTotalNs = gcstats.pauseTotalNs;
 	m->NumGC = gcstats.numgc;
 	m->NumForcedGC = gcstats.numforcedgc;
-	m->HeapSys = __atomic_load_n(&memstats.heap_sys, __ATOMIC_RELAXED);
-	m->HeapInuse = inuse;
-	m->HeapIdle = m->HeapSys > inuse ? m->HeapSys - inuse : 0;
+	heapsizes hs;
+	systemstack(readheapsizes_m, &hs);
+	m->HeapSys = hs.sys;
+	m->HeapInuse = hs.inuse;
+	m->HeapIdle = hs.sys - hs.inuse;
+	m->HeapReleased = hs.released;
 	m->StackInuse = __atomic_load_n(&memstats.stacks_inuse, __ATOMIC_RELAXED);
 	m->StackSys = __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED);
 	/* The heap's metadata (memstats.gc_sys: arena records, mspans, bits)

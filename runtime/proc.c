@@ -144,6 +144,12 @@ int64_t walltime(void) {
 	return clock_ns(CLOCK_REALTIME);
 }
 
+/* CPU time of the calling thread (user and system): what the background
+ * scavenger paces itself by (mgcscavenge.c). */
+int64_t threadcputime(void) {
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
 /* ---- G status ---- */
 
 static const char *const gstatusnames[] = {
@@ -2426,7 +2432,7 @@ static uint32_t retake(int64_t now, int64_t *wake) {
 
 /* The system monitor, on its own M without a P (Go's sysmon): preempts
  * goroutines that hold a P too long (retake), starts an M when timers are
- * overdue, prints schedtrace.  It sleeps 20 µs, doubling after 1 ms of
+ * overdue, runs the background scavenger, prints schedtrace.  It sleeps 20 µs, doubling after 1 ms of
  * nothing up to 10 ms (Go's rule), but never past the moment retake says
  * it must look; with every P idle it sleeps until the next timer. */
 static void sysmon(void) {
@@ -2434,7 +2440,7 @@ static void sysmon(void) {
 	sched.nmsys++;
 	checkdead();
 	unlock(&sched.lock);
-	int64_t lasttrace = 0, wake = INT64_MAX, now = nanotime();
+	int64_t lasttrace = 0, wake = INT64_MAX, now = nanotime(), scavwake = INT64_MAX;
 	int idle = 0;
 	uint32_t delay = 0;
 	for (;;) {
@@ -2461,6 +2467,8 @@ static void sysmon(void) {
 					int64_t sleep = forcegcperiod / 2;
 					if (next - now < sleep)
 						sleep = next - now;
+					if (scavwake - now < sleep) /* the scavenger's next step */
+						sleep = scavwake > now ? scavwake - now : 1;
 					notetsleep(&sched.sysmonnote, sleep);
 					lock(&sched.lock);
 					__atomic_store_n(&sched.sysmonwait, 0, __ATOMIC_RELEASE);
@@ -2495,6 +2503,11 @@ static void sysmon(void) {
 			idle = 0;
 		else
 			idle++;
+		/* free heap memory over the goal back to the kernel, paced
+		 * (mgcscavenge.c says why here and not in a goroutine) */
+		scavwake = bgscavenge(now);
+		if (scavwake < wake)
+			wake = scavwake;
 		if (gl_debug.schedtrace > 0 && lasttrace + (int64_t)gl_debug.schedtrace * 1000000 <= now) {
 			lasttrace = now;
 			schedtrace(gl_debug.scheddetail > 0);

@@ -280,6 +280,7 @@ int32_t gcount(void);
 P **allpsnapshot(int32_t *n);
 int64_t nanotime(void);
 int64_t walltime(void);
+int64_t threadcputime(void);
 void exit_m(void *code) GL_NORETURN; /* exit(code) on g0 */
 const char *waitreasonstr(uint32_t reason);
 void stopTheWorld(const char *reason);
@@ -414,6 +415,9 @@ typedef struct mstats {
 	uint64_t stack_copy_ns;     /* time in copystack (gl: StackCopyNs) */
 	uint64_t heap_sys;          /* bytes of heap memory mapped from the OS (HeapSys) */
 	uint64_t heap_inuse;        /* bytes in in-use spans (HeapInuse), under mheap.lock */
+	uint64_t heap_released;     /* bytes of free heap pages given back to the kernel
+				     * (HeapReleased; pageScav bits), under mheap.lock:
+				     * heap_released <= heap_sys - heap_inuse */
 	uint64_t heap_large;        /* bytes in large objects (whole pages) */
 	uint64_t nlargealloc;       /* large objects allocated */
 	uint64_t gc_sys;            /* the heap's metadata: arena index, heapArenas, spans, bits */
@@ -494,6 +498,7 @@ extern gcstats_t gcstats;
 extern int32_t gl_gcpercent;
 extern bool gcwanted; /* the pacer asks for a cycle: the next safe allocation starts it */
 void gcinit(void);
+void gcenvinit(void); /* stdlib.c: GLGC and GLMEMLIMIT */
 void gcTrigger(void); /* from an allocation: a cycle if this is a safe point */
 void gcMarkRoots(void);
 void gcDrain(void);
@@ -618,6 +623,7 @@ typedef struct gl_debugvars {
 	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
 	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */
 	int32_t gccheckmark;     /* mark twice and compare (mgc.c) */
+	int32_t scavtrace;       /* a line per cycle on the scavenger's work (mgcscavenge.c) */
 	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
 				  * (GLDEBUG=preemptpacing=fixed|adaptive) */
 } gl_debugvars;

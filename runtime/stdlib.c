@@ -9,6 +9,8 @@
  */
 #include "rt.h"
 
+#include <stdlib.h> /* getenv, at start-up only */
+
 /* ---- fmt: the printer cache (Go uses a sync.Pool) ----
  * Four slots, each taken with an atomic exchange and given back with a
  * compare-and-swap, so goroutines running on several threads never get the
@@ -41,10 +43,24 @@ void fmt_ppPut(G *g, void **cache, void *p) {
 /* ---- runtime/debug ---- */
 
 /* The collector's target percentage, Go's gcPercent: GLGC at start-up
- * (a number, or "off" for -1), 100 by default.  The collector issue reads
- * gl_gcpercent; until then SetGCPercent only stores it. */
+ * (a number, or "off" for -1), 100 by default; read at start-up
+ * (gcenvinit) and by the first SetGCPercent, whichever comes first. */
 int32_t gl_gcpercent = 100;
 static int32_t gcpercentinit;
+
+/* GLGC's value: "off", or a decimal number; anything else is ignored. */
+static void setgcpercentenv(const char *s) {
+	if (strcmp(s, "off") == 0) {
+		gl_gcpercent = -1;
+	} else if (*s) {
+		int64_t v = 0;
+		bool neg = *s == '-';
+		for (s += neg; *s >= '0' && *s <= '9' && v < 1000000000; s++)
+			v = v * 10 + (*s - '0');
+		if (*s == 0)
+			gl_gcpercent = (int32_t)(neg ? -v : v);
+	}
+}
 
 static void initgcpercent(void) {
 	if (__atomic_exchange_n(&gcpercentinit, 1, __ATOMIC_ACQ_REL))
@@ -53,22 +69,9 @@ static void initgcpercent(void) {
 	extern char **gl_argv;
 	/* the environment as the kernel passed it: no libc (getenv is not
 	 * a leaf we want on a goroutine stack) */
-	for (char **e = gl_argv + gl_argc + 1; *e != NULL; e++) {
-		const char *s = *e;
-		if (strncmp(s, "GLGC=", 5) != 0)
-			continue;
-		s += 5;
-		if (strcmp(s, "off") == 0) {
-			gl_gcpercent = -1;
-		} else if (*s) {
-			int64_t v = 0;
-			bool neg = *s == '-';
-			for (s += neg; *s >= '0' && *s <= '9' && v < 1000000000; s++)
-				v = v * 10 + (*s - '0');
-			if (*s == 0)
-				gl_gcpercent = (int32_t)(neg ? -v : v);
-		}
-	}
+	for (char **e = gl_argv + gl_argc + 1; *e != NULL; e++)
+		if (strncmp(*e, "GLGC=", 5) == 0)
+			setgcpercentenv(*e + 5);
 }
 
 int64_t runtime_debug_setGCPercent(G *g, int64_t in) {
@@ -94,8 +97,54 @@ int64_t runtime_debug_setMaxThreads(G *g, int64_t in) {
 	return out;
 }
 
-/* The memory limit, Go 1.19's SetMemoryLimit: stored for the collector. */
+/* The memory limit, Go 1.19's SetMemoryLimit: GLMEMLIMIT at start-up,
+ * heeded by the scavenger (mgcscavenge.c), not yet by the pacer. */
 int64_t gl_memorylimit = INT64_MAX;
+
+/* GLMEMLIMIT's value (Go's GOMEMLIMIT syntax): "off", or digits with an
+ * optional unit B, KiB, MiB, GiB or TiB; -1 if malformed or overflowing
+ * (ignored, as Go's start-up would refuse it with a fatal error). */
+static int64_t parsememlimit(const char *s) {
+	if (strcmp(s, "off") == 0)
+		return INT64_MAX;
+	uint64_t v = 0;
+	const char *p = s;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (uint64_t)INT64_MAX / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	static const struct { const char *unit; int shift; } units[] = {
+		{"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40},
+	};
+	if (p == s)
+		return -1;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(p, units[i].unit) != 0)
+			continue;
+		if (v > (uint64_t)INT64_MAX >> units[i].shift)
+			return -1;
+		return (int64_t)(v << units[i].shift);
+	}
+	return -1;
+}
+
+/* At start-up (gcinit, on the OS thread's stack, where getenv is fine):
+ * GLGC and GLMEMLIMIT, so that they hold from the first allocation, not
+ * only once a program calls SetGCPercent.  getenv, not gl_argv's tail: a
+ * runtime started by a C test passes an argv with no environment after
+ * it. */
+void gcenvinit(void) {
+	if (!__atomic_exchange_n(&gcpercentinit, 1, __ATOMIC_ACQ_REL)) {
+		const char *s = getenv("GLGC");
+		if (s != NULL)
+			setgcpercentenv(s);
+	}
+	const char *m = getenv("GLMEMLIMIT");
+	int64_t v = m != NULL ? parsememlimit(m) : -1;
+	if (v >= 0)
+		gl_memorylimit = v;
+}
 
 int64_t runtime_debug_setMemoryLimit(G *g, int64_t in) {
 	(void)g;

@@ -8,13 +8,15 @@
 # function entry and park (stackforcemove).  The outputs must still equal
 # the goldens.  The programs: those that keep pointers in every kind of
 # place (stacks of parked goroutines, channels, maps, closures, interfaces,
-# defers and panics) and those that allocate the most.  Each has run.py's
+# defers and panics), those that allocate the most, and one that gives
+# pages back to the OS while others allocate (gc_scavenge_churn).  Each has run.py's
 # time limit (600 s under stackforcemove): a hang is reported, not waited for.
 here=$(dirname "$0")
 progs="gc_reachable heap_procs chan_basic chan_select select_stress sync_stress
 map_basic map_keys escape_forms escape_loopvars escape_mapkey escape_closures closure_nested closure_iter
 defer_order defer_modify goroutine_panic iface_smallbox interface_any append_fields alloc_churn fmt_concurrent
-finalizer_basic finalizer_order finalizer_resurrect finalizer_deadlock finalizer_inner finalizer_keepalive finalizer_goroutine"
+finalizer_basic finalizer_order finalizer_resurrect finalizer_deadlock finalizer_inner finalizer_keepalive finalizer_goroutine
+gc_scavenge_churn"
 for p in $progs; do
 	[ -e "$here/../testdata/run/$p.gl" ] || { echo "gcstress.sh: no program $p"; exit 1; }
 done

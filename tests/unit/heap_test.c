@@ -1,7 +1,8 @@
 /*
  * heap_test.c — tests of the heap (mheap.h): size classes, span classes,
  * spanOf/findObject, pointer bits, large objects, reuse of freed pages
- * (needzero), statistics, and many allocations from several caches at
+ * (needzero), statistics, released pages (the scavenger's accounting,
+ * coalescing, reuse), and many allocations from several caches at
  * once.
  *
  * The program starts the runtime (gl_main) with GLMAXPROCS=1 and a main
@@ -22,6 +23,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 extern uint64_t zerobase; /* malloc.c */
@@ -271,6 +273,118 @@ static void test_threads(void) {
 	free(out);
 }
 
+/* ---- the scavenger's accounting (mheap.c, mgcscavenge.c) ---- */
+
+/* Every free run's scavenged count is its pageScav bits; their sum is
+ * HeapReleased, which fits in HeapIdle. */
+static bool scavconsistent(void) {
+	uint64_t sum = 0;
+	bool ok = true;
+	lock(&mheap_.lock);
+	for (mspan *f = mheap_.free.first; f != NULL; f = f->next) {
+		ok &= f->state == mSpanFree && f->scavenged == countScav(f->startAddr, f->npages);
+		sum += f->scavenged;
+	}
+	ok &= sum * pageSize == memstats.heap_released;
+	ok &= memstats.heap_released <= memstats.heap_sys - memstats.heap_inuse;
+	unlock(&mheap_.lock);
+	return ok;
+}
+
+/* How many of the OS pages of [p, p+n) are resident. */
+static size_t resident(void *p, size_t n) {
+	size_t os = (size_t)sysconf(_SC_PAGESIZE), k = 0;
+	unsigned char v[4096];
+	for (size_t off = 0; off < n; off += os * sizeof v) {
+		size_t m = n - off < os * sizeof v ? n - off : os * sizeof v;
+		if (mincore((uint8_t *)p + off, m, v) != 0)
+			return (size_t)-1;
+		for (size_t i = 0; i < (m + os - 1) / os; i++)
+			k += v[i] & 1;
+	}
+	return k;
+}
+
+/* Three adjacent in-use spans of n pages (noscan, large); the spans tried
+ * on the way are freed again. */
+static void threeAdjacent(uintptr_t n, mspan **out) {
+	mspan *got[64];
+	int k = 0;
+	for (;;) {
+		got[k++] = mheap_alloc(n, makeSpanClass(0, true));
+		if (k >= 3 && got[k - 2]->startAddr == got[k - 3]->startAddr + n * pageSize &&
+		    got[k - 1]->startAddr == got[k - 2]->startAddr + n * pageSize)
+			break;
+		if (k == 64) {
+			printf("no three adjacent spans\n");
+			exit(1);
+		}
+	}
+	for (int i = 0; i < k - 3; i++)
+		mheap_freeSpan(got[i]);
+	memcpy(out, &got[k - 3], 3 * sizeof *out);
+}
+
+static void test_scavenge(void) {
+	CHECK(scavconsistent(), "scavenged counts consistent at the start");
+	/* a big scan object full of pointer bits and data, freed, released */
+	enum { big = 600 * 8192 };
+	void **l = mallocgc(big, &t_ptr, true);
+	memset(l, 0xee, big);
+	mheap_freeSpan(spanOfHeap((uintptr_t)l));
+	uint64_t r0 = memstats.heap_released;
+	uint64_t got = mheap_scavenge(UINT64_MAX);
+	CHECK(got >= big && memstats.heap_released == r0 + got, "scavenge: the freed object's pages and HeapReleased");
+	CHECK(countScav((uintptr_t)l, big / 8192) == big / 8192, "scavenge: its pages marked released");
+	CHECK(resident(l, big) == 0, "scavenge: its pages no longer resident (mincore)");
+	CHECK(mheap_scavenge(UINT64_MAX) == 0, "scavenge again: nothing left to release");
+	CHECK(scavconsistent(), "scavenged counts consistent after scavenge");
+	/* reused: zero, with the pointer bits of the new type only */
+	uint64_t r1 = memstats.heap_released;
+	void **c = mallocgc(big, &t_pip, true);
+	mspan *cs = spanOfHeap((uintptr_t)c);
+	bool ok = true;
+	for (int i = 0; i < big / 8; i++)
+		ok &= c[i] == NULL && heapBitsIsPointer((uintptr_t)&c[i]) == (i % 3 != 1);
+	CHECK(ok, "reused released pages: zero, stale pointer bits cleared");
+	CHECK((uintptr_t)c < (uintptr_t)l + big && (uintptr_t)c + big > (uintptr_t)l, "the released pages were reused");
+	CHECK(memstats.heap_released == r1 - cs->npages * pageSize && countScav(cs->startAddr, cs->npages) == 0,
+	      "allocating released pages takes them out of HeapReleased");
+	CHECK(scavconsistent(), "scavenged counts consistent after reuse");
+	mheap_freeSpan(cs);
+
+	/* coalescing: B released, then A and C freed next to it */
+	mspan *abc[3];
+	threeAdjacent(64, abc);
+	uintptr_t a = abc[0]->startAddr;
+	for (int i = 0; i < 3; i++)
+		memset((void *)abc[i]->startAddr, 0x5a, 64 * pageSize);
+	mheap_freeSpan(abc[1]);
+	mheap_scavenge(UINT64_MAX);
+	mspan *b = spanOf(a + 64 * pageSize);
+	CHECK(b->state == mSpanFree && b->npages == 64 && b->scavenged == 64, "B alone, released");
+	CHECK(resident((void *)b->startAddr, 64 * pageSize) == 0, "B not resident");
+	mheap_freeSpan(abc[0]);
+	mspan *ab = spanOf(a);
+	CHECK(ab->state == mSpanFree && ab->startAddr <= a && ab->scavenged == 64 + countScav(ab->startAddr, (a - ab->startAddr) / pageSize) &&
+		      ab->needzero,
+	      "A merged with released B: B's pages counted, needzero");
+	mheap_freeSpan(abc[2]);
+	mspan *all = spanOf(a);
+	CHECK(all->state == mSpanFree && all->startAddr + all->npages * pageSize >= a + 3 * 64 * pageSize &&
+		      all->scavenged == countScav(all->startAddr, all->npages) && all->scavenged >= 64 &&
+		      all->scavenged < all->npages,
+	      "A, B and C merged: part released");
+	CHECK(scavconsistent(), "scavenged counts consistent after coalescing");
+	/* what comes out of it, released or not, is zero */
+	uint8_t *z = mallocgc(3 * 64 * pageSize, NULL, true);
+	ok = true;
+	for (size_t i = 0; i < 3 * 64 * pageSize; i++)
+		ok &= z[i] == 0;
+	CHECK(ok, "allocated from a partly released run: zero");
+	CHECK(scavconsistent(), "scavenged counts consistent at the end");
+}
+
 static void tests(void *arg) {
 	(void)arg;
 	CHECK(mallocgc(0, NULL, true) == (void *)&zerobase, "zerobase");
@@ -280,6 +394,7 @@ static void tests(void *arg) {
 	test_scan();
 	test_many();
 	test_threads();
+	test_scavenge();
 	printf(fails ? "FAIL: %d\n" : "PASS\n", fails);
 	fflush(stdout);
 	_exit(fails ? 1 : 0);
