@@ -301,12 +301,14 @@ static void gc_m(void *arg) {
 	gcPaceScavenger(inuse);
 	gcshrink(); /* stack.c heeds gcshrinkstackoff */
 	int64_t tend = nanotime();
+	/* Go's ring: the most recent pause is at PauseNs[(NumGC+255)%256] */
+	gcstats.pauseNs[gcstats.numgc % 256] = (uint64_t)(tend - t0);
+	gcstats.lastGC = (uint64_t)walltime();
+	gcstats.pauseEnd[gcstats.numgc % 256] = gcstats.lastGC;
 	gcstats.numgc++;
 	gcstats.numforcedgc += forced;
 	forcedlast = forced;
-	gcstats.pauseNs[gcstats.numgc % 256] = (uint64_t)(tend - t0);
 	gcstats.pauseTotalNs += (uint64_t)(tend - t0);
-	gcstats.lastGC = (uint64_t)walltime();
 	if (gl_debug.gctrace)
 		gctrace(t0, tmark, tend, before);
 }

@@ -11,6 +11,7 @@ typedef struct MemStats {
 	uint64_t Alloc, TotalAlloc, Sys, Lookups, Mallocs, Frees;
 	uint64_t HeapAlloc, HeapSys, HeapIdle, HeapInuse, HeapReleased, HeapObjects;
 	uint64_t StackInuse, StackSys, NextGC, LastGC, PauseTotalNs;
+	uint64_t PauseNs[256], PauseEnd[256];
 	uint32_t NumGC, NumForcedGC;
 	uint64_t StackCopies, StackBytesCopied, StackCopyNs;
 } MemStats;
@@ -50,6 +51,8 @@ void runtime_readMemStats(G *g, MemStats *m) {
 	m->NextGC = gcstats.nextGC;
 	m->LastGC = gcstats.lastGC;
 	m->PauseTotalNs = gcstats.pauseTotalNs;
+	memcpy(m->PauseNs, gcstats.pauseNs, sizeof m->PauseNs);
+	memcpy(m->PauseEnd, gcstats.pauseEnd, sizeof m->PauseEnd);
 	m->NumGC = gcstats.numgc;
 	m->NumForcedGC = gcstats.numforcedgc;
 	heapsizes hs;

@@ -491,7 +491,8 @@ typedef struct gcstats_t {
 	uint64_t freedObjects, freedBytes, liveBytes;
 	/* all cycles */
 	uint32_t numgc, numforcedgc;
-	uint64_t pauseTotalNs, lastGC, pauseNs[256]; /* pauseNs: a ring, as MemStats.PauseNs */
+	uint64_t pauseTotalNs, lastGC;
+	uint64_t pauseNs[256], pauseEnd[256]; /* rings, as MemStats': cycle n (from 1) at (n+255)%256 */
 	uint64_t nextGC, trigger;
 } gcstats_t;
 extern gcstats_t gcstats;
