@@ -57,6 +57,13 @@ static bool atoi32(const char *s, size_t n, int32_t *v) {
 }
 
 static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv) {
+	/* Go's cpu.popcnt=off: generated code counts bits without POPCNT
+	 * (gl.h's intrinsics; tests/intrinsics runs both ways) */
+	if (nn == 10 && memcmp(name, "cpu.popcnt", 10) == 0) {
+		if (nv == 3 && memcmp(val, "off", 3) == 0)
+			gl_x86HasPOPCNT = false;
+		return;
+	}
 	/* the one word-valued knob: suspendG's resend pacing (preempt.c) */
 	if (nn == 13 && memcmp(name, "preemptpacing", 13) == 0) {
 		if (nv == 5 && memcmp(val, "fixed", 5) == 0)

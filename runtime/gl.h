@@ -714,8 +714,9 @@ static inline double gl_fmax(double x, double y) {
  * Generated code is built with -fno-math-errno (configure.ac), so
  * __builtin_sqrt is one SQRTSD.  x86-64's baseline has no SSE4.1 ROUNDSD,
  * so Floor, Ceil, Trunc and RoundToEven are written with conversions;
- * nor POPCNT, so OnesCount is the SWAR sum (what gcc would call
- * libgcc's __popcountdi2 for, on a goroutine stack). */
+ * nor POPCNT: OnesCount uses it when CPUID says the CPU has it (Go's
+ * x86HasPOPCNT), else the SWAR sum (not __builtin_popcountll, which
+ * calls libgcc's __popcountdi2 there). */
 #define GL_INTRINSIC static inline __attribute__((always_inline))
 
 GL_INTRINSIC double gl_math_Sqrt(double x) { return __builtin_sqrt(x); }
@@ -772,7 +773,14 @@ GL_INTRINSIC float gl_math_Float32frombits(uint32_t u) {
 	return f;
 }
 
+extern bool gl_x86HasPOPCNT; /* runtime/proc.c, from CPUID at start-up */
+
 GL_INTRINSIC int64_t gl_bits_OnesCount64(uint64_t x) {
+	if (__builtin_expect(gl_x86HasPOPCNT, 1)) {
+		uint64_t n;
+		__asm__("popcnt %1, %0" : "=r"(n) : "rm"(x)); /* the instruction, whatever -march says */
+		return (int64_t)n;
+	}
 	x = x - ((x >> 1) & 0x5555555555555555ull);
 	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
 	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;

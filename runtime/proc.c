@@ -150,6 +150,18 @@ int64_t threadcputime(void) {
 	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
+/* ---- the CPU's features (Go's internal/cpu) ----
+ * What generated code may use beyond x86-64's baseline, read once at
+ * start-up: gl.h's intrinsics test them (bits.OnesCount is one POPCNT
+ * where the CPU has it, as in Go). */
+bool gl_x86HasPOPCNT;
+
+static void cpuinit(void) {
+	uint32_t a, b, c, d;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+	gl_x86HasPOPCNT = (c >> 23) & 1; /* CPUID.1:ECX.POPCNT[bit 23] */
+}
+
 /* ---- G status ---- */
 
 static const char *const gstatusnames[] = {
@@ -2585,6 +2597,7 @@ static void schedinit(void) {
 	sched.lastpoll = nanotime();
 	runtimeInitTime = sched.lastpoll;
 	ncpu = getproccount();
+	cpuinit();
 	parsedebugvars();
 	mallocinit();
 	stackinit();
