@@ -5,9 +5,10 @@
  * the slice's element size; the interface's data word points to the slice
  * header (slices are not pointer-shaped, so an interface boxes them).
  *
- * Leaves on the goroutine stack (DESIGN.md S7).  When the collector's
- * write barrier lands, a swap of elements that hold pointers (ptrdata
- * != 0) must go through it, as Go's typedmemmove does.
+ * Leaves on the goroutine stack (DESIGN.md S7).  A swap of elements
+ * that hold pointers (ptrdata != 0) is a typed copy both ways: it takes
+ * the write barrier (mbarrier.c) over both elements before it moves
+ * anything.
  */
 #include "rt.h"
 
@@ -33,9 +34,17 @@ void sort_sliceSwap(G *g, GlEface x, int64_t i, int64_t j) {
 		gl_panicindex(g, j, s->len);
 		return;
 	}
-	uint64_t size = gl_efacetype(x)->elem->size;
+	const GlType *elem = gl_efacetype(x)->elem;
+	uint64_t size = elem->size;
 	uint8_t *a = (uint8_t *)s->ptr + (uint64_t)i * size;
 	uint8_t *b = (uint8_t *)s->ptr + (uint64_t)j * size;
+	if (elem->ptrdata != 0 && a != b) {
+		/* a gets b's value and b gets a's: the pre-write barrier of
+		 * both copies, while both still hold their old values (the swap
+		 * below goes through no buffer that typedmemmove could use) */
+		bulkBarrierPreWrite((uintptr_t)a, (uintptr_t)b, elem->ptrdata);
+		bulkBarrierPreWrite((uintptr_t)b, (uintptr_t)a, elem->ptrdata);
+	}
 	switch (size) {
 	case 8: {
 		uint64_t t = *(uint64_t *)a;
