@@ -15,6 +15,9 @@
  * through the C parameter, which is not used after gopark.  A sender that
  * finds a parked receiver copies straight into the receiver's stack
  * (sendDirect), under the channel lock, which copystack also takes.
+ * Every element copy and clear is typed (mbarrier.c, through rt.h's
+ * chan_typedmove and chan_typedclr) when the element type has pointers,
+ * for the collector's write barrier.
  */
 #include "rt.h"
 #include "sizeclasses.h"

@@ -67,6 +67,9 @@
  * word, always — so an overflow bucket is kept alive by the bucket before
  * it, where Go marks pointer-free buckets noscan and keeps their overflow
  * buckets in mapextra.  initlayout checks that glc's bucket and ours agree.
+ * Every copy or clear of a key or elem that can hold pointers is typed
+ * (mbarrier.c: movekey, moveelem, clearkeyelem below), for the write
+ * barrier; maps of scalars keep their plain copies.
  */
 #include "rt.h" /* gl.h, and stackoff/stackptr */
 
@@ -377,6 +380,15 @@ INLINE void moveelem(const GlMap *h, void *dst, const void *src) {
 	} else {
 		typedmemmove(h->elem, dst, src);
 	}
+}
+
+/* An equal key overwritten by the caller's (needKeyUpdate), in its slot
+ * or its heap copy: typed if the key type has pointers. */
+INLINE void updatekey(const GlMap *h, void *k, const void *key) {
+	if (h->key->ptrdata != 0)
+		typedmemmove(h->key, k, key);
+	else
+		memmove(k, key, h->key->size);
 }
 
 /* A pointer to a new heap copy into an indirect slot. */
@@ -841,10 +853,7 @@ INLINE void storekey(G *g, GlMap *h, uint8_t *k, const void *key, uintptr_t koff
 	} else if (h->keyflags & indirectKey) {
 		void *p = mallocgc(h->key->size, h->key, true); /* zeroed: a scan may see it before the copy */
 		key = stackptr(g, key, koff);
-		if (h->key->ptrdata != 0)
-			typedmemmove(h->key, p, key);
-		else
-			memmove(p, key, h->key->size);
+		updatekey(h, p, key);
 		storeslotptr(k, p);
 	} else if (h->keyflags & keyHasPtr) {
 		typedmemmove(h->key, k, key);
@@ -886,10 +895,8 @@ again:
 			/* present: Go keeps the newest of equal keys */
 			if (fk == FK_STR)
 				movekey(h, k, key, fk);
-			else if (fk == FK_GENERIC && (h->keyflags & needKeyUpdate) && (h->keyflags & keyHasPtr))
-				typedmemmove(h->key, kptr(h, k, fk), key);
 			else if (fk == FK_GENERIC && (h->keyflags & needKeyUpdate))
-				memmove(kptr(h, k, fk), key, h->key->size);
+				updatekey(h, kptr(h, k, fk), key);
 			e = elemat(h, b, i, fk);
 			goto done;
 		}
