@@ -16,7 +16,7 @@
  * finds a parked receiver copies straight into the receiver's stack
  * (sendDirect), under the channel lock, which copystack also takes.
  * Every element copy and clear is typed (mbarrier.c, through rt.h's
- * chan_typedmove and chan_typedclr) when the element type has pointers,
+ * chan_typedmove, chan_typedclr, chan_recvslot) when the element type has pointers,
  * for the collector's write barrier.
  */
 #include "rt.h"
@@ -219,20 +219,29 @@ GlChan *makechan(G *g, const GlType *chantype, int64_t size) {
  * with pointers both directions take a barrier (mbarrier.c) — and it must be
  * typeBitsBulkBarrier, which finds the pointer words from the type, since
  * the heap bitmap that bulkBarrierPreWrite reads does not describe stacks. */
+static GL_NOINLINE void directcopyptrs(hchan *c, void *dst, const void *src) {
+	typeBitsBulkBarrier(c->elemtype, (uintptr_t)dst, (uintptr_t)src, c->elemsize);
+	memmove(dst, src, c->elemsize);
+}
+
+/* (The barrier's case out of line: the pointer-free hand-off stays one
+ * test and the memmove call, with no more registers to save.) */
 static inline void sendDirect(hchan *c, sudog *sg, const void *src) {
 	void *dst = sg->elem;
-	if (c->elemtype->ptrdata != 0)
-		typeBitsBulkBarrier(c->elemtype, (uintptr_t)dst, (uintptr_t)src, c->elemsize);
-	memmove(dst, src, c->elemsize);
+	if (GL_UNLIKELY(c->elemtype->ptrdata != 0))
+		directcopyptrs(c, dst, src);
+	else
+		memmove(dst, src, c->elemsize);
 }
 
 /* dst is our own variable (our stack, or the heap); the source is the
  * parked sender's, which cannot move while we hold the lock. */
 static inline void recvDirect(hchan *c, sudog *sg, void *dst) {
 	const void *src = sg->elem;
-	if (c->elemtype->ptrdata != 0)
-		typeBitsBulkBarrier(c->elemtype, (uintptr_t)dst, (uintptr_t)src, c->elemsize);
-	memmove(dst, src, c->elemsize);
+	if (GL_UNLIKELY(c->elemtype->ptrdata != 0))
+		directcopyptrs(c, dst, src);
+	else
+		memmove(dst, src, c->elemsize);
 }
 
 /* The send part of a hand-off to the waiting receiver sg (dequeued from
@@ -416,10 +425,7 @@ static int chanrecv(hchan *c, void *ep, bool block) {
 		return 3;
 	}
 	if (c->qcount > 0) {
-		void *qp = chanbuf(c, c->recvx);
-		if (ep != NULL)
-			chan_typedmove(c, ep, qp);
-		chan_typedclr(c, qp);
+		chan_recvslot(c, ep, chanbuf(c, c->recvx));
 		if (++c->recvx == c->dataqsiz)
 			c->recvx = 0;
 		c->qcount--;

@@ -545,6 +545,20 @@ static inline void chan_typedclr(const hchan *c, void *p) {
 		memset(p, 0, c->elemsize);
 }
 
+/* A receive from the buffer: slot qp into ep (NULL: the value is
+ * dropped), then the slot cleared, with one test for both. */
+static inline void chan_recvslot(const hchan *c, void *ep, void *qp) {
+	if (c->elemtype->ptrdata != 0) {
+		if (ep != NULL)
+			typedmemmove(c->elemtype, ep, qp);
+		typedmemclr(c->elemtype, qp);
+	} else {
+		if (ep != NULL)
+			memmove(ep, qp, c->elemsize);
+		memset(qp, 0, c->elemsize);
+	}
+}
+
 /* mpersistent.c: runtime metadata that lives as long as the process */
 void *persistentalloc(uint64_t size);
 

@@ -236,9 +236,7 @@ int64_t selectgo(G *g, GlSelectCase *cases, int nsends, int nrecvs, bool block) 
 			}
 			if (c->qcount > 0) { /* from the buffer */
 				void *qp = (uint8_t *)c->buf + c->recvx * c->elemsize;
-				if (cas->elem != NULL)
-					chan_typedmove(c, cas->elem, qp);
-				chan_typedclr(c, qp);
+				chan_recvslot(c, cas->elem, qp);
 				if (++c->recvx == c->dataqsiz)
 					c->recvx = 0;
 				c->qcount--;
