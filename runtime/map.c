@@ -68,7 +68,7 @@
  * it, where Go marks pointer-free buckets noscan and keeps their overflow
  * buckets in mapextra.  initlayout checks that glc's bucket and ours agree.
  * Every copy or clear of a key or elem that can hold pointers is typed
- * (mbarrier.c: movekey, moveelem, clearkeyelem below), for the write
+ * (mbarrier.c: movekey, moveelem_f, clearkeyelem below), for the write
  * barrier; maps of scalars keep their plain copies.
  */
 #include "rt.h" /* gl.h, and stackoff/stackptr */
@@ -359,11 +359,13 @@ static inline void clearelem(void *p, uint32_t n) {
  * write barrier will see the pointers a map moves.  A slot of an indirect
  * key or elem holds a pointer to the value's heap copy, so moving it is a
  * one-word pointer copy.  Keys or elems without pointers (keyHasPtr and
- * elemHasPtr clear) keep the plain copies and pay one flag test. */
-INLINE void movekey(const GlMap *h, void *dst, const void *src, int fk) {
-	if (!(h->keyflags & keyHasPtr)) {
+ * elemHasPtr clear) keep the plain copies and pay one flag test.  kf is
+ * h->keyflags, which evacuate keeps in a register across its loop (the
+ * calls in it would make the compiler reload it from h). */
+INLINE void movekey_f(const GlMap *h, uint8_t kf, void *dst, const void *src, int fk) {
+	if (!(kf & keyHasPtr)) {
 		memcpy(dst, src, ksize(h, fk));
-	} else if (fk == FK_GENERIC && (h->keyflags & indirectKey)) {
+	} else if (fk == FK_GENERIC && (kf & indirectKey)) {
 		bulkBarrierPreWrite((uintptr_t)dst, (uintptr_t)src, sizeof(void *));
 		memcpy(dst, src, sizeof(void *));
 	} else {
@@ -371,10 +373,14 @@ INLINE void movekey(const GlMap *h, void *dst, const void *src, int fk) {
 	}
 }
 
-INLINE void moveelem(const GlMap *h, void *dst, const void *src) {
-	if (!(h->keyflags & elemHasPtr)) {
-		copyelem(dst, src, h->elemsize);
-	} else if (h->keyflags & indirectElem) {
+INLINE void movekey(const GlMap *h, void *dst, const void *src, int fk) {
+	movekey_f(h, h->keyflags, dst, src, fk);
+}
+
+INLINE void moveelem_f(const GlMap *h, uint8_t kf, uint32_t es, void *dst, const void *src) {
+	if (!(kf & elemHasPtr)) {
+		copyelem(dst, src, es);
+	} else if (kf & indirectElem) {
 		bulkBarrierPreWrite((uintptr_t)dst, (uintptr_t)src, sizeof(void *));
 		memcpy(dst, src, sizeof(void *));
 	} else {
@@ -727,8 +733,10 @@ static void advanceEvacuationMark(GlMap *h, uintptr_t newbit) {
 /* evacuate old bucket oldbucket (and its chain) into the new array: into
  * bucket x = oldbucket, or, when doubling, y = oldbucket + newbit according
  * to the hash bit that the new mask adds. */
-INLINE void evacuate_t(GlMap *h, uintptr_t oldbucket, int fk) {
+INLINE void evacuate_b(GlMap *h, uintptr_t oldbucket, int fk, bool ptrs) {
 	uintptr_t bsz = h->bucketsize;
+	uint8_t kf = ptrs ? h->keyflags : 0; /* 0: the typed cases fold away */
+	uint32_t es = h->elemsize;
 	uintptr_t newbit = noldbuckets(h);
 	uint8_t *b = h->oldbuckets + oldbucket * bsz;
 	if (!evacuated(b)) {
@@ -782,20 +790,29 @@ INLINE void evacuate_t(GlMap *h, uintptr_t oldbucket, int fk) {
 					di = xi++;
 				}
 				db[di] = top;
-				movekey(h, keyat(h, db, di, fk), k, fk); /* the pointer, if indirect */
-				moveelem(h, elemat(h, db, di, fk), elemat(h, b, i, fk));
+				movekey_f(h, kf, keyat(h, db, di, fk), k, fk); /* the pointer, if indirect */
+				moveelem_f(h, kf, es, elemat(h, db, di, fk), elemat(h, b, i, fk));
 			}
 		}
 		/* Unless an iterator may still read the old entries, drop their
 		 * contents (and the chain) so the collector can free what they
 		 * point to.  The tophash marks must stay. */
-		if (!(h->flags & oldIterator) && (h->keyflags & (keyHasPtr | elemHasPtr))) {
+		if (ptrs && !(h->flags & oldIterator)) {
 			uint8_t *ob = h->oldbuckets + oldbucket * bsz;
 			memclrHasPointers(ob + dataOffset, bsz - dataOffset);
 		}
 	}
 	if (oldbucket == h->nevacuate)
 		advanceEvacuationMark(h, newbit);
+}
+
+/* Two copies of the loop: maps whose keys and elems have no pointers move
+ * them with plain copies and test nothing per entry. */
+INLINE void evacuate_t(GlMap *h, uintptr_t oldbucket, int fk) {
+	if (h->keyflags & (keyHasPtr | elemHasPtr))
+		evacuate_b(h, oldbucket, fk, true);
+	else
+		evacuate_b(h, oldbucket, fk, false);
 }
 
 #define DEF_EVACUATE(name, fk) \
