@@ -1602,8 +1602,12 @@ static const char *append2(Node *n, const char *dst) {
 		afterCall(true);
 		fn->indent--;
 		line("}");
-		line("memmove((char *)%s.ptr + %s.len * %lld, %s.ptr, (size_t)%s.len * %lld);", s, s, (long long)tsize(et), v, v,
-		     fromstr ? 1LL : (long long)tsize(et));
+		if (!fromstr && haspointers(et)) /* a typed copy: the write barrier's (mbarrier.c) */
+			line("typedslicecopy(%s, (char *)%s.ptr + %s.len * %lld, %s.len, %s.ptr, %s.len);", typedesc(et), s, s,
+			     (long long)tsize(et), v, v, v);
+		else
+			line("memmove((char *)%s.ptr + %s.len * %lld, %s.ptr, (size_t)%s.len * %lld);", s, s, (long long)tsize(et), v,
+			     v, fromstr ? 1LL : (long long)tsize(et));
 		line("%s.len = %s;", s, nl);
 		return s;
 	}
@@ -1706,7 +1710,12 @@ static const char *builtin(Node *n) {
 		const char *sv = spill(expr(s), s->type);
 		Type *et = under(d->type)->elem;
 		const char *r = temp(types[T_INT]);
-		line("%s = slicecopy(%s.ptr, %s.len, %s.ptr, %s.len, %lld);", r, dv, dv, sv, sv, (long long)tsize(et));
+		/* elements with pointers: a typed copy, where the write barrier
+		 * will be (runtime/mbarrier.c); copy(b, "str") has none */
+		if (haspointers(et) && !isstring(s->type))
+			line("%s = typedslicecopy(%s, %s.ptr, %s.len, %s.ptr, %s.len);", r, typedesc(et), dv, dv, sv, sv);
+		else
+			line("%s = slicecopy(%s.ptr, %s.len, %s.ptr, %s.len, %lld);", r, dv, dv, sv, sv, (long long)tsize(et));
 		return r;
 	}
 	case B_DELETE: {
@@ -1726,7 +1735,9 @@ static const char *builtin(Node *n) {
 			pcline();
 			line("mapclear(g, %s, %s);", typedesc(x->type), v);
 			afterCall(true);
-		} else
+		} else if (haspointers(u->elem)) /* a typed clear (runtime/mbarrier.c) */
+			line("memclrHasPointers(%s.ptr, (uintptr_t)%s.len * %lld);", v, v, (long long)tsize(u->elem));
+		else
 			line("memset(%s.ptr, 0, (size_t)%s.len * %lld);", v, v, (long long)tsize(u->elem));
 		return NULL;
 	}

@@ -15,6 +15,9 @@
  * through the C parameter, which is not used after gopark.  A sender that
  * finds a parked receiver copies straight into the receiver's stack
  * (sendDirect), under the channel lock, which copystack also takes.
+ * Every element copy and clear is typed (mbarrier.c, through rt.h's
+ * chan_typedmove, chan_typedclr, chan_recvslot) when the element type has pointers,
+ * for the collector's write barrier.
  */
 #include "rt.h"
 #include "sizeclasses.h"
@@ -205,14 +208,40 @@ GlChan *makechan(G *g, const GlType *chantype, int64_t size) {
 
 /* ---- send ---- */
 
-/* Copy src into a parked receiver's destination (often its stack).  The
- * channel lock is held, so its stack cannot move meanwhile. */
-static inline void sendDirect(hchan *c, sudog *sg, const void *src) {
-	memmove(sg->elem, src, c->elemsize);
+/* The hand-off copies: the one place where a goroutine writes to
+ * another goroutine's stack (sg->elem is usually the parked goroutine's
+ * variable, in its frame), or reads from it.  The channel lock is held, and
+ * copystack takes it before it moves a stack with waiters on channels
+ * (activeStackChans), so sg->elem stays valid from its read to the end of
+ * the copy; nothing between may park.  A stack is scanned once, on the
+ * assumption that only its goroutine writes to it: a pointer put into an
+ * already-scanned stack by someone else would go unseen.  So for elements
+ * with pointers both directions take a barrier (mbarrier.c) — and it must be
+ * typeBitsBulkBarrier, which finds the pointer words from the type, since
+ * the heap bitmap that bulkBarrierPreWrite reads does not describe stacks. */
+static GL_NOINLINE void directcopyptrs(hchan *c, void *dst, const void *src) {
+	typeBitsBulkBarrier(c->elemtype, (uintptr_t)dst, (uintptr_t)src, c->elemsize);
+	memmove(dst, src, c->elemsize);
 }
 
+/* (The barrier's case out of line: the pointer-free hand-off stays one
+ * test and the memmove call, with no more registers to save.) */
+static inline void sendDirect(hchan *c, sudog *sg, const void *src) {
+	void *dst = sg->elem;
+	if (GL_UNLIKELY(c->elemtype->ptrdata != 0))
+		directcopyptrs(c, dst, src);
+	else
+		memmove(dst, src, c->elemsize);
+}
+
+/* dst is our own variable (our stack, or the heap); the source is the
+ * parked sender's, which cannot move while we hold the lock. */
 static inline void recvDirect(hchan *c, sudog *sg, void *dst) {
-	memmove(dst, sg->elem, c->elemsize);
+	const void *src = sg->elem;
+	if (GL_UNLIKELY(c->elemtype->ptrdata != 0))
+		directcopyptrs(c, dst, src);
+	else
+		memmove(dst, src, c->elemsize);
 }
 
 /* The send part of a hand-off to the waiting receiver sg (dequeued from
@@ -242,8 +271,8 @@ void chan_recv(hchan *c, sudog *sg, void *ep, void (*unlockf)(void *), void *arg
 	} else {
 		void *qp = chanbuf(c, c->recvx);
 		if (ep != NULL)
-			memmove(ep, qp, c->elemsize);
-		memmove(qp, sg->elem, c->elemsize);
+			chan_typedmove(c, ep, qp);
+		chan_typedmove(c, qp, sg->elem);
 		if (++c->recvx == c->dataqsiz)
 			c->recvx = 0;
 		c->sendx = c->recvx;
@@ -304,7 +333,7 @@ bool chansend(hchan *c, const void *ep, bool block) {
 		return true;
 	}
 	if (c->qcount < c->dataqsiz) {
-		memmove(chanbuf(c, c->sendx), ep, c->elemsize);
+		chan_typedmove(c, chanbuf(c, c->sendx), ep);
 		if (++c->sendx == c->dataqsiz)
 			c->sendx = 0;
 		c->qcount++;
@@ -376,7 +405,7 @@ static int chanrecv(hchan *c, void *ep, bool block) {
 		if (c->dataqsiz == 0 ? __atomic_load_n(&c->sendq.first, __ATOMIC_RELAXED) == NULL
 				     : __atomic_load_n(&c->qcount, __ATOMIC_ACQUIRE) == 0) {
 			if (ep != NULL)
-				memset(ep, 0, c->elemsize);
+				chan_typedclr(c, ep);
 			return 1;
 		}
 	}
@@ -385,7 +414,7 @@ static int chanrecv(hchan *c, void *ep, bool block) {
 	if (c->closed != 0 && c->qcount == 0) {
 		unlock(&c->lock);
 		if (ep != NULL)
-			memset(ep, 0, c->elemsize);
+			chan_typedclr(c, ep);
 		return 1;
 	}
 	sudog *sg = waitq_dequeue(&c->sendq);
@@ -396,10 +425,7 @@ static int chanrecv(hchan *c, void *ep, bool block) {
 		return 3;
 	}
 	if (c->qcount > 0) {
-		void *qp = chanbuf(c, c->recvx);
-		if (ep != NULL)
-			memmove(ep, qp, c->elemsize);
-		memset(qp, 0, c->elemsize);
+		chan_recvslot(c, ep, chanbuf(c, c->recvx));
 		if (++c->recvx == c->dataqsiz)
 			c->recvx = 0;
 		c->qcount--;
@@ -473,7 +499,7 @@ void closechan(G *g, GlChan *c) {
 		if (sg == NULL)
 			break;
 		if (sg->elem != NULL) {
-			memset(sg->elem, 0, c->elemsize);
+			chan_typedclr(c, sg->elem); /* the receiver's variable */
 			sg->elem = NULL;
 		}
 		G *gp = sg->g;

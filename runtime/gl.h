@@ -475,6 +475,12 @@ void makeslice(G *g, GlSlice *out, const GlType *elem, int64_t len, int64_t cap)
 void growslice(G *g, GlSlice *s, const GlType *elem, int64_t newlen); /* s grows in place to hold newlen */
 int64_t slicecopy(void *to, int64_t tolen, const void *from, int64_t fromlen, uint64_t width);
 
+/* mbarrier.c: typed memory (the rest is in rt.h).  copy() and append(s,
+ * t...) of elements with pointers, and clear(s) of them, go through these,
+ * where the collector's write barrier will be. */
+int64_t typedslicecopy(const GlType *elem, void *dst, int64_t dstlen, const void *src, int64_t srclen);
+void memclrHasPointers(void *p, uintptr_t n);
+
 /* string.c */
 GlString concatstrings(G *g, const GlString *a, int64_t n);
 GlString concatstring2(G *g, GlString a, GlString b);

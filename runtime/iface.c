@@ -154,7 +154,10 @@ void gl_convT(G *g, GlEface *out, const GlType *t, const void *v) {
 		x = mallocgc(t->size, t->ptrdata ? t : NULL, true); /* zeroed: a scan may see it before the copy */
 		out = stackptr(g, out, ooff);
 		v = stackptr(g, v, voff);
-		memmove(x, v, t->size);
+		if (t->ptrdata != 0)
+			typedmemmove(t, x, v); /* mbarrier.c */
+		else
+			memmove(x, v, t->size);
 	}
 	out->tab = t;
 	out->data = x;

@@ -67,6 +67,9 @@
  * word, always — so an overflow bucket is kept alive by the bucket before
  * it, where Go marks pointer-free buckets noscan and keeps their overflow
  * buckets in mapextra.  initlayout checks that glc's bucket and ours agree.
+ * Every copy or clear of a key or elem that can hold pointers is typed
+ * (mbarrier.c: movekey, moveelem_f, clearkeyelem below), for the write
+ * barrier; maps of scalars keep their plain copies.
  */
 #include "rt.h" /* gl.h, and stackoff/stackptr */
 
@@ -352,6 +355,66 @@ static inline void clearelem(void *p, uint32_t n) {
 		memset(p, 0, n);
 }
 
+/* Typed copies and clears of key and elem slots (mbarrier.c): where the
+ * write barrier will see the pointers a map moves.  A slot of an indirect
+ * key or elem holds a pointer to the value's heap copy, so moving it is a
+ * one-word pointer copy.  Keys or elems without pointers (keyHasPtr and
+ * elemHasPtr clear) keep the plain copies and pay one flag test.  kf is
+ * h->keyflags, which evacuate keeps in a register across its loop (the
+ * calls in it would make the compiler reload it from h). */
+INLINE void movekey_f(const GlMap *h, uint8_t kf, void *dst, const void *src, int fk) {
+	if (!(kf & keyHasPtr)) {
+		memcpy(dst, src, ksize(h, fk));
+	} else if (fk == FK_GENERIC && (kf & indirectKey)) {
+		bulkBarrierPreWrite((uintptr_t)dst, (uintptr_t)src, sizeof(void *));
+		memcpy(dst, src, sizeof(void *));
+	} else {
+		typedmemmove(h->key, dst, src);
+	}
+}
+
+INLINE void movekey(const GlMap *h, void *dst, const void *src, int fk) {
+	movekey_f(h, h->keyflags, dst, src, fk);
+}
+
+INLINE void moveelem_f(const GlMap *h, uint8_t kf, uint32_t es, void *dst, const void *src) {
+	if (!(kf & elemHasPtr)) {
+		copyelem(dst, src, es);
+	} else if (kf & indirectElem) {
+		bulkBarrierPreWrite((uintptr_t)dst, (uintptr_t)src, sizeof(void *));
+		memcpy(dst, src, sizeof(void *));
+	} else {
+		typedmemmove(h->elem, dst, src);
+	}
+}
+
+/* An equal key overwritten by the caller's (needKeyUpdate), in its slot
+ * or its heap copy: typed if the key type has pointers. */
+INLINE void updatekey(const GlMap *h, void *k, const void *key) {
+	if (h->key->ptrdata != 0)
+		typedmemmove(h->key, k, key);
+	else
+		memmove(k, key, h->key->size);
+}
+
+/* A pointer to a new heap copy into an indirect slot. */
+INLINE void storeslotptr(void *slot, void *p) {
+	bulkBarrierPreWrite((uintptr_t)slot, (uintptr_t)&p, sizeof p);
+	*(void **)slot = p;
+}
+
+/* A deleted entry: drop what the key points to (a pointer-free key may
+ * stay: nothing reads it); the elem must read as zero when the slot is
+ * reused.  An indirect slot is cleared as the pointer it holds. */
+INLINE void clearkeyelem(const GlMap *h, void *k, void *e, int fk) {
+	if (h->keyflags & keyHasPtr)
+		memclrHasPointers(k, ksize(h, fk));
+	if (h->keyflags & elemHasPtr)
+		memclrHasPointers(e, h->elemsize);
+	else
+		clearelem(e, h->elemsize);
+}
+
 /* ---- the zero value returned for absent keys ---- */
 
 static const uint8_t zeroVal[1024] __attribute__((aligned(16)));
@@ -400,8 +463,9 @@ static GL_NOINLINE uint8_t *makeBucketArray(GlMap *h, uint8_t B, uint8_t *dirty)
 	if (dirty == NULL) {
 		buckets = mallocgc(nb * bsz, h->bucket, true);
 	} else {
+		/* clear(m): a bucket always has pointers (the overflow word) */
 		buckets = dirty;
-		memset(buckets, 0, nb * bsz);
+		memclrHasPointers(buckets, nb * bsz);
 	}
 	h->nextOverflow = NULL;
 	if (nb != base) {
@@ -669,8 +733,9 @@ static void advanceEvacuationMark(GlMap *h, uintptr_t newbit) {
 /* evacuate old bucket oldbucket (and its chain) into the new array: into
  * bucket x = oldbucket, or, when doubling, y = oldbucket + newbit according
  * to the hash bit that the new mask adds. */
-INLINE void evacuate_t(GlMap *h, uintptr_t oldbucket, int fk) {
-	uintptr_t bsz = h->bucketsize, ks = ksize(h, fk);
+INLINE void evacuate_b(GlMap *h, uintptr_t oldbucket, int fk, bool ptrs) {
+	uintptr_t bsz = h->bucketsize;
+	uint8_t kf = ptrs ? h->keyflags : 0; /* 0: the typed cases fold away */
 	uint32_t es = h->elemsize;
 	uintptr_t newbit = noldbuckets(h);
 	uint8_t *b = h->oldbuckets + oldbucket * bsz;
@@ -725,20 +790,29 @@ INLINE void evacuate_t(GlMap *h, uintptr_t oldbucket, int fk) {
 					di = xi++;
 				}
 				db[di] = top;
-				memcpy(keyat(h, db, di, fk), k, ks); /* the pointer, if indirect */
-				copyelem(elemat(h, db, di, fk), elemat(h, b, i, fk), es);
+				movekey_f(h, kf, keyat(h, db, di, fk), k, fk); /* the pointer, if indirect */
+				moveelem_f(h, kf, es, elemat(h, db, di, fk), elemat(h, b, i, fk));
 			}
 		}
 		/* Unless an iterator may still read the old entries, drop their
 		 * contents (and the chain) so the collector can free what they
 		 * point to.  The tophash marks must stay. */
-		if (!(h->flags & oldIterator) && (h->keyflags & (keyHasPtr | elemHasPtr))) {
+		if (ptrs && !(h->flags & oldIterator)) {
 			uint8_t *ob = h->oldbuckets + oldbucket * bsz;
-			memset(ob + dataOffset, 0, bsz - dataOffset);
+			memclrHasPointers(ob + dataOffset, bsz - dataOffset);
 		}
 	}
 	if (oldbucket == h->nevacuate)
 		advanceEvacuationMark(h, newbit);
+}
+
+/* Two copies of the loop: maps whose keys and elems have no pointers move
+ * them with plain copies and test nothing per entry. */
+INLINE void evacuate_t(GlMap *h, uintptr_t oldbucket, int fk) {
+	if (h->keyflags & (keyHasPtr | elemHasPtr))
+		evacuate_b(h, oldbucket, fk, true);
+	else
+		evacuate_b(h, oldbucket, fk, false);
 }
 
 #define DEF_EVACUATE(name, fk) \
@@ -792,12 +866,14 @@ INLINE void growWork(GlMap *h, uintptr_t bucket, int fk) {
  * koff: the key's stack offset (see stackoff). */
 INLINE void storekey(G *g, GlMap *h, uint8_t *k, const void *key, uintptr_t koff, int fk) {
 	if (fk != FK_GENERIC) {
-		memcpy(k, key, ksize(h, fk));
+		movekey(h, k, key, fk);
 	} else if (h->keyflags & indirectKey) {
 		void *p = mallocgc(h->key->size, h->key, true); /* zeroed: a scan may see it before the copy */
 		key = stackptr(g, key, koff);
-		memmove(p, key, h->key->size);
-		*(void **)k = p;
+		updatekey(h, p, key);
+		storeslotptr(k, p);
+	} else if (h->keyflags & keyHasPtr) {
+		typedmemmove(h->key, k, key);
 	} else {
 		memmove(k, key, h->keysize);
 	}
@@ -835,9 +911,9 @@ again:
 				continue;
 			/* present: Go keeps the newest of equal keys */
 			if (fk == FK_STR)
-				memcpy(k, key, sizeof(GlString));
+				movekey(h, k, key, fk);
 			else if (fk == FK_GENERIC && (h->keyflags & needKeyUpdate))
-				memmove(kptr(h, k, fk), key, h->key->size);
+				updatekey(h, kptr(h, k, fk), key);
 			e = elemat(h, b, i, fk);
 			goto done;
 		}
@@ -870,7 +946,7 @@ again:
 	storekey(g, h, keyat(h, insb, insi, fk), key, koff, fk);
 	e = elemat(h, insb, insi, fk);
 	if (fk == FK_GENERIC && (h->keyflags & indirectElem))
-		*(void **)e = mallocgc(h->elem->size, h->elem, true);
+		storeslotptr(e, mallocgc(h->elem->size, h->elem, true));
 	insb[insi] = top;
 	h->count++;
 done:
@@ -947,17 +1023,7 @@ INLINE void delete_t(G *g, GlMap *h, const void *key, int fk) {
 	uint8_t *bOrig = h->buckets + bucket * h->bucketsize;
 	slot s = findin(h, bOrig, key, tophash(hash), fk);
 	if (s.b != NULL) {
-		uint8_t *k = keyat(h, s.b, s.i, fk), *e = elemat(h, s.b, s.i, fk);
-		/* drop what the key points to; the elem must read as zero when
-		 * the slot is reused */
-		if (fk == FK_GENERIC && (h->keyflags & indirectKey))
-			*(void **)k = NULL;
-		else if (h->keyflags & keyHasPtr)
-			memset(k, 0, ksize(h, fk));
-		if (fk == FK_GENERIC && (h->keyflags & indirectElem))
-			*(void **)e = NULL;
-		else
-			clearelem(e, h->elemsize);
+		clearkeyelem(h, keyat(h, s.b, s.i, fk), elemat(h, s.b, s.i, fk), fk);
 		s.b[s.i] = emptyOne;
 		markEmptyRest(h, bOrig, s.b, s.i);
 		h->count--;

@@ -40,17 +40,16 @@ void *reflect_unsafe_NewArray(G *g, const GlType *t, int64_t n) {
 	return gl_newarray(g, t, n);
 }
 
-/* Copies of values of type t.  When the collector lands, this is where
- * its write barrier goes (Go's typedmemmove). */
+/* Copies and clears of values of type t: the runtime's typed memory
+ * (mbarrier.c), where the collector's write barrier will be. */
 void reflect_typedmemmove(G *g, const GlType *t, void *dst, const void *src) {
 	(void)g;
-	if (dst != src && t->size)
-		memmove(dst, src, t->size);
+	typedmemmove(t, dst, src);
 }
 
 void reflect_typedmemclr(G *g, const GlType *t, void *p) {
 	(void)g;
-	memset(p, 0, t->size);
+	typedmemclr(t, p);
 }
 
 /* a == b for values of the comparable type t; may panic (an interface

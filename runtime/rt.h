@@ -520,6 +520,51 @@ bool wakefing(void);              /* after a cycle, the world started; false: no
 bool isSystemGoroutine(const G *gp); /* fing, waiting for finalizers */
 extern uint64_t zerobase;         /* malloc.c: every 0-byte allocation */
 
+/* mbarrier.c: typed memory.  Every copy or clear the runtime makes of a
+ * value that may hold pointers goes through these (with typedslicecopy
+ * and memclrHasPointers, gl.h), because the hybrid write barrier of the
+ * concurrent collector will live in them; see the file's comment. */
+void typedmemmove(const GlType *t, void *dst, const void *src);
+void typedmemclr(const GlType *t, void *p);
+void bulkBarrierPreWrite(uintptr_t dst, uintptr_t src, uintptr_t size);
+void bulkBarrierPreWriteSrcOnly(uintptr_t dst, uintptr_t src, uintptr_t size);
+void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_t size);
+/* tests only: the barrier entries report their calls (kind, arguments) */
+enum { GL_BARRIER_BULK, GL_BARRIER_SRCONLY, GL_BARRIER_TYPEBITS };
+extern void (*gcWriteBarrierTestHook)(int kind, uintptr_t dst, uintptr_t src, uintptr_t size);
+
+/* One channel element into or out of c's buffer or a waiter's variable
+ * (chan.c, select.c): typed when the element type has pointers; a
+ * pointer-free element keeps its plain memmove or memset, at the cost of
+ * one test. */
+static inline void chan_typedmove(const hchan *c, void *dst, const void *src) {
+	if (c->elemtype->ptrdata != 0)
+		typedmemmove(c->elemtype, dst, src);
+	else
+		memmove(dst, src, c->elemsize);
+}
+
+static inline void chan_typedclr(const hchan *c, void *p) {
+	if (c->elemtype->ptrdata != 0)
+		typedmemclr(c->elemtype, p);
+	else
+		memset(p, 0, c->elemsize);
+}
+
+/* A receive from the buffer: slot qp into ep (NULL: the value is
+ * dropped), then the slot cleared, with one test for both. */
+static inline void chan_recvslot(const hchan *c, void *ep, void *qp) {
+	if (c->elemtype->ptrdata != 0) {
+		if (ep != NULL)
+			typedmemmove(c->elemtype, ep, qp);
+		typedmemclr(c->elemtype, qp);
+	} else {
+		if (ep != NULL)
+			memmove(ep, qp, c->elemsize);
+		memset(qp, 0, c->elemsize);
+	}
+}
+
 /* mpersistent.c: runtime metadata that lives as long as the process */
 void *persistentalloc(uint64_t size);
 

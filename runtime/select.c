@@ -236,9 +236,7 @@ int64_t selectgo(G *g, GlSelectCase *cases, int nsends, int nrecvs, bool block) 
 			}
 			if (c->qcount > 0) { /* from the buffer */
 				void *qp = (uint8_t *)c->buf + c->recvx * c->elemsize;
-				if (cas->elem != NULL)
-					memmove(cas->elem, qp, c->elemsize);
-				memset(qp, 0, c->elemsize);
+				chan_recvslot(c, cas->elem, qp);
 				if (++c->recvx == c->dataqsiz)
 					c->recvx = 0;
 				c->qcount--;
@@ -248,7 +246,7 @@ int64_t selectgo(G *g, GlSelectCase *cases, int nsends, int nrecvs, bool block) 
 			if (c->closed != 0) { /* the end of a closed channel */
 				selunlock(cases, lockorder, n);
 				if (cas->elem != NULL)
-					memset(cas->elem, 0, c->elemsize);
+					chan_typedclr(c, cas->elem);
 				return casi;
 			}
 		} else {
@@ -263,7 +261,7 @@ int64_t selectgo(G *g, GlSelectCase *cases, int nsends, int nrecvs, bool block) 
 				return casi;
 			}
 			if (c->qcount < c->dataqsiz) { /* into the buffer */
-				memmove((uint8_t *)c->buf + c->sendx * c->elemsize, cas->elem, c->elemsize);
+				chan_typedmove(c, (uint8_t *)c->buf + c->sendx * c->elemsize, cas->elem);
 				if (++c->sendx == c->dataqsiz)
 					c->sendx = 0;
 				c->qcount++;

@@ -94,10 +94,14 @@ void growslice(G *g, GlSlice *s, const GlType *elem, int64_t newlen) {
 		uint64_t newlenmem = (uint64_t)newlen * size;
 		memset((uint8_t *)p + newlenmem, 0, capmem - newlenmem);
 	} else {
-		/* Zeroed: the collector may scan the whole object at once.
-		 * TODO(gc): with the write barrier on, shade the old elements'
-		 * pointers first (Go's bulkBarrierPreWriteSrcOnly). */
+		/* Zeroed: the collector may scan the whole object at once. */
 		p = mallocgc(capmem, elem, true);
+		/* The new array holds no old pointers, but the ones moved into
+		 * it must be seen by a marker that will not scan it (mbarrier.c):
+		 * up to the last old element's ptrdata. */
+		if (lenmem > 0)
+			bulkBarrierPreWriteSrcOnly((uintptr_t)p, (uintptr_t)stackptr(g, old, ooff),
+						   lenmem - size + elem->ptrdata);
 	}
 	if (lenmem > 0)
 		memmove(p, stackptr(g, old, ooff), lenmem);
@@ -107,7 +111,8 @@ void growslice(G *g, GlSlice *s, const GlType *elem, int64_t newlen) {
 }
 
 /* copy(to, from) for element types without pointers (a pointerful copy
- * needs write barriers: typedslicecopy). */
+ * needs write barriers: typedslicecopy, mbarrier.c, which glc calls for
+ * copy() and append(s, t...) of such elements). */
 int64_t slicecopy(void *to, int64_t tolen, const void *from, int64_t fromlen, uint64_t width) {
 	if (fromlen == 0 || tolen == 0)
 		return 0;

@@ -16,7 +16,7 @@ progs="gc_reachable heap_procs chan_basic chan_select select_stress sync_stress
 map_basic map_keys escape_forms escape_loopvars escape_mapkey escape_closures closure_nested closure_iter
 defer_order defer_modify goroutine_panic iface_smallbox interface_any append_fields alloc_churn fmt_concurrent
 finalizer_basic finalizer_order finalizer_resurrect finalizer_deadlock finalizer_inner finalizer_keepalive finalizer_goroutine
-gc_scavenge_churn"
+gc_scavenge_churn typedmem_copy typedmem_chan typedmem_map typedmem_misc"
 for p in $progs; do
 	[ -e "$here/../testdata/run/$p.gl" ] || { echo "gcstress.sh: no program $p"; exit 1; }
 done

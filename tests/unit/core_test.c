@@ -2,7 +2,8 @@
  * core_test.c — tests of the runtime core: stack growth by copying
  * (gl_morestack, newstack, copystack), the scheduler primitives (mcall,
  * gogo, systemstack, newproc/gosched), panic/defer/recover, run-time error
- * messages, tracebacks, interfaces and the allocator.
+ * messages, tracebacks, interfaces, the allocator, and the write barrier's
+ * hook in channel hand-offs between stacks.
  *
  * The functions below are hand-written in the style glc generates (gl.h's
  * contract): g as a parameter, a GL_PCLINE record at the entry and before
@@ -1632,6 +1633,102 @@ static void test_park(G *g) {
 	CHECK(getg() == g, "main goroutine continues");
 }
 
+/* Channel hand-offs with a parked goroutine (chan.c's sendDirect and
+ * recvDirect) write to or read from another goroutine's stack: for
+ * elements with pointers that takes typeBitsBulkBarrier (mbarrier.c),
+ * once, with the other side's variable and the element's size; for
+ * pointer-free elements no barrier at all.  The parked side's variable is
+ * a static here, so it is the same before and after any stack move. */
+static const GlType t_chanstring = {.size = 8, .ptrdata = 8, .kind = GL_KIND_CHAN, .align = 8, .gcdata = mask1,
+				    .elem = &t_string, .len = 3, .str = {(const uint8_t *)"chan string", 11}};
+static const GlType t_chanint = {.size = 8, .ptrdata = 8, .kind = GL_KIND_CHAN, .align = 8, .gcdata = mask1,
+				 .elem = &t_int, .len = 3, .str = {(const uint8_t *)"chan int", 8}};
+static hchan *hoffchan;
+static u64 hoffvar[2];
+static volatile int hoffstate;
+static int hoffcalls, hoffkind;
+static uintptr_t hoffdst, hoffsrc, hoffsize;
+static void hoffhook(int kind, uintptr_t dst, uintptr_t src, uintptr_t size) {
+	hoffcalls++;
+	hoffkind = kind;
+	hoffdst = dst;
+	hoffsrc = src;
+	hoffsize = size;
+}
+static const GlFuncInfo hoff__info;
+GL_FUNC void t_hoffrecv(G *g, void *arg) {
+	(void)arg;
+	GL_PCLINE(hoff__info, 430);
+	GL_STACKCHECK(g, 0, );
+	hoffstate = 1;
+	GL_PCLINE(hoff__info, 431);
+	chanrecv1(g, hoffchan, hoffvar);
+	hoffstate = 2;
+}
+GL_FUNC void t_hoffsend(G *g, void *arg) {
+	(void)arg;
+	GL_PCLINE(hoff__info, 440);
+	GL_STACKCHECK(g, 0, );
+	hoffstate = 1;
+	GL_PCLINE(hoff__info, 441);
+	chansend1(g, hoffchan, hoffvar);
+	hoffstate = 2;
+}
+static const GlFuncInfo hoff__info __attribute__((used)) = {
+	"main.hoff", "core_test.gl", 430, 0, NULL, 0, (void (*)(void))t_hoffrecv};
+
+/* Yield until gp is parked on a channel, for at most 10 s. */
+static void waitchanpark(G *gp) {
+	for (int64_t end = nanotime() + 10000000000;
+	     (__atomic_load_n(&gp->atomicstatus, __ATOMIC_ACQUIRE) != Gwaiting || !gp->activeStackChans) &&
+	     nanotime() < end;)
+		gosched();
+}
+
+static void handoff(G *g, const GlType *ct) {
+	bool ptrs = ct->elem->ptrdata != 0;
+	uintptr_t size = ct->elem->size;
+	u64 v[2] = {0x1111, 0x2222}, out[2] = {0, 0};
+	hoffchan = makechan(g, ct, 0);
+	/* the receiver parks first: the send copies into its variable */
+	hoffvar[0] = hoffvar[1] = 0;
+	hoffstate = 0;
+	G *r = newproc(t_hoffrecv, NULL);
+	waitchanpark(r);
+	hoffcalls = 0;
+	chansend1(g, hoffchan, v);
+	CHECK(ptrs ? hoffcalls == 1 && hoffkind == GL_BARRIER_TYPEBITS && hoffdst == (uintptr_t)hoffvar &&
+			     hoffsrc == (uintptr_t)v && hoffsize == size
+		   : hoffcalls == 0,
+	      ptrs ? "sendDirect of pointers: typeBitsBulkBarrier into the receiver's variable"
+		   : "sendDirect of scalars: no barrier");
+	yielduntil(&hoffstate, 2);
+	CHECK(hoffvar[0] == 0x1111 && (size == 8 || hoffvar[1] == 0x2222), "sendDirect: the value");
+	waitdead(r);
+	/* the sender parks first: the receive copies from its variable */
+	hoffvar[0] = 0x3333;
+	hoffvar[1] = 0x4444;
+	hoffstate = 0;
+	G *s = newproc(t_hoffsend, NULL);
+	waitchanpark(s);
+	hoffcalls = 0;
+	chanrecv1(g, hoffchan, out);
+	CHECK(ptrs ? hoffcalls == 1 && hoffkind == GL_BARRIER_TYPEBITS && hoffdst == (uintptr_t)out &&
+			     hoffsrc == (uintptr_t)hoffvar && hoffsize == size
+		   : hoffcalls == 0,
+	      ptrs ? "recvDirect of pointers: typeBitsBulkBarrier from the sender's variable"
+		   : "recvDirect of scalars: no barrier");
+	CHECK(out[0] == 0x3333 && (size == 8 || out[1] == 0x4444), "recvDirect: the value");
+	waitdead(s);
+}
+
+static void test_handoff(G *g) {
+	gcWriteBarrierTestHook = hoffhook;
+	handoff(g, &t_chanstring);
+	handoff(g, &t_chanint);
+	gcWriteBarrierTestHook = NULL;
+}
+
 static const GlFuncInfo coremain__info;
 /* Each group runs on a goroutine of its own, so it starts on a fresh
  * 2 KiB stack. */
@@ -1760,6 +1857,7 @@ GL_FUNC void t_coremain(G *g) {
 	runtest(tg_misc);
 	runtest(tg_preempt);
 	test_park(g);
+	test_handoff(g);
 	bandrecovered = 0;
 	for (banddepth = 0; banddepth < 160; banddepth++)
 		runtest(tg_band); /* each on a fresh 2 KiB stack */

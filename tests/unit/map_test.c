@@ -4,7 +4,7 @@
  * two files use (mallocgc, fastrand, getg, gl_panicstring, gl_throw) are
  * stubs.
  *
- *	gcc -O2 -Iruntime tests/unit/map_test.c runtime/map.c runtime/alg.c -o /tmp/map_test && /tmp/map_test
+ *	gcc -O2 -Iruntime tests/unit/map_test.c runtime/map.c runtime/alg.c runtime/mbarrier.c -o /tmp/map_test && /tmp/map_test
  *
  * Prints PASS and exits 0, or prints each failure and exits 1.  Also prints
  * the time of 1M int inserts + 1M lookups (compare bench/compute/mapint.go).
@@ -263,6 +263,7 @@ MAPTYPE(m_big_big, &t_big200, &t_big300);
 MAPTYPE(m_int_big2000, &t_int64, &t_big2000);
 MAPTYPE(m_arr_int, &t_arr3str, &t_int64);
 MAPTYPE(m_col_int, &t_colkey, &t_int64);
+MAPTYPE(m_ptr_str, &t_ptrint, &t_string);
 
 /* hmap's first fields, for white-box checks of growth state */
 static uint8_t hflags(GlMap *m) { return ((uint8_t *)m)[8]; }
@@ -875,6 +876,76 @@ static void test_big(void) {
 	CHECK(nz == 0, "absent big elem not zero");
 }
 
+/* The write barrier (runtime/mbarrier.c): every copy and clear a map
+ * makes of a key or elem slot that can hold pointers reaches
+ * bulkBarrierPreWrite, with the slot and the range; maps of scalars never
+ * do, but for clear(m), whose bucket array always holds pointers (the
+ * overflow words). */
+extern void (*gcWriteBarrierTestHook)(int kind, uintptr_t dst, uintptr_t src, uintptr_t size);
+static int nbar, nbarbad;
+static uintptr_t bardst, barsrc, barsize;
+
+static void barhook(int kind, uintptr_t dst, uintptr_t src, uintptr_t size) {
+	nbar++;
+	nbarbad += kind != 0; /* GL_BARRIER_BULK */
+	bardst = dst;
+	barsrc = src;
+	barsize = size;
+}
+
+static void test_barrier(void) {
+	gcWriteBarrierTestHook = barhook;
+	GlMap *m = makemap(g, &m_int_int, 0);
+	nbar = 0;
+	for (int64_t i = 0; i < 2000; i++)
+		setint(&m_int_int, m, &i, i);
+	for (int64_t i = 0; i < 2000; i += 2)
+		mapdelete(g, &m_int_int, m, &i);
+	CHECK(nbar == 0, "int map: %d barriers", nbar);
+	mapclear(g, &m_int_int, m);
+	CHECK(nbar == 1 && barsrc == 0 && barsize % m_int_int.bucket->size == 0, "clear(m): one barrier over the buckets");
+
+	/* string keys: a new key, an update of the key, a delete */
+	GlMap *sm = makemap(g, &m_str_int, 0);
+	GlString k1 = S("key"), k2 = S("key");
+	nbar = 0;
+	setint(&m_str_int, sm, &k1, 1);
+	CHECK(nbar == 1 && barsrc == (uintptr_t)&k1 && barsize == 8, "string key inserted: one barrier (%d)", nbar);
+	uintptr_t slot = bardst;
+	setint(&m_str_int, sm, &k2, 2);
+	CHECK(nbar == 2 && bardst == slot && barsrc == (uintptr_t)&k2, "string key updated: one barrier (%d)", nbar);
+	mapdelete(g, &m_str_int, sm, &k1);
+	CHECK(nbar == 3 && bardst == slot && barsrc == 0 && barsize == 16, "string key deleted: one clearing barrier");
+	nbar = 0;
+	for (int i = 0; i < 1000; i++) {
+		GlString k = mkstr("s%ld", i);
+		setint(&m_str_int, sm, &k, i);
+	}
+	CHECK(nbar > 1000 && nbarbad == 0, "string keys through growth: the inserts and the evacuations (%d)", nbar);
+
+	/* pointer keys, string elems: a delete clears both */
+	GlMap *pm = makemap(g, &m_ptr_str, 0);
+	int64_t x;
+	int64_t *px = &x;
+	nbar = 0;
+	GlString *e = mapassign(g, &m_ptr_str, pm, &px);
+	CHECK(nbar == 1 && barsrc == (uintptr_t)&px && barsize == 8, "pointer key inserted: one barrier");
+	*e = S("v");
+	mapdelete(g, &m_ptr_str, pm, &px);
+	CHECK(nbar == 3 && bardst == (uintptr_t)e && barsrc == 0 && barsize == 16, "pointer key deleted: key and elem cleared");
+
+	/* indirect keys and elems (no pointers in them): the slots are pointers */
+	GlMap *bm = makemap(g, &m_big_big, 0);
+	static uint8_t big[200];
+	nbar = 0;
+	mapassign(g, &m_big_big, bm, big);
+	CHECK(nbar == 2 && barsize == 8, "indirect key and elem: a barrier for each slot's pointer (%d)", nbar);
+	mapdelete(g, &m_big_big, bm, big);
+	CHECK(nbar == 4 && barsrc == 0 && barsize == 8, "indirect key and elem deleted: two clearing barriers (%d)", nbar);
+	CHECK(nbarbad == 0, "only bulkBarrierPreWrite");
+	gcWriteBarrierTestHook = NULL;
+}
+
 /* Same-size growth: long collision chains, emptied by deletes, leave many
  * sparse overflow buckets; the map repacks them without doubling. */
 static void test_samesize(void) {
@@ -1266,6 +1337,7 @@ int main(int argc, char **argv) {
 	test_big();
 	test_samesize();
 	test_stackmove();
+	test_barrier();
 	for (int rep = 0; rep < 3; rep++) {
 		fuzz(&m_col_int, 0);
 		fuzz(&m_i32_int, 1);
