@@ -806,20 +806,46 @@ INLINE void evacuate_b(GlMap *h, uintptr_t oldbucket, int fk, bool ptrs) {
 		advanceEvacuationMark(h, newbit);
 }
 
-/* Two copies of the loop: maps whose keys and elems have no pointers move
- * them with plain copies and test nothing per entry. */
-INLINE void evacuate_t(GlMap *h, uintptr_t oldbucket, int fk) {
-	if (h->keyflags & (keyHasPtr | elemHasPtr))
-		evacuate_b(h, oldbucket, fk, true);
-	else
-		evacuate_b(h, oldbucket, fk, false);
-}
+/* evacuate's arguments, for a copy that runs on g0 (systemstack). */
+typedef struct evacuation {
+	GlMap *h;
+	uintptr_t oldbucket;
+} evacuation;
 
+/* Two copies of the loop: maps whose keys and elems have no pointers move
+ * them with plain copies and test nothing per entry, on the goroutine
+ * stack; the typed copy (typedmemmove and the barrier entries below it)
+ * runs on g0, as the generic one does: on top of mapassign's frames its
+ * calls need more than the 512 bytes runtime C may use of the reserve band
+ * (tests/stackusage.py), and a switch per evacuated bucket of 8 entries
+ * costs little next to their typed copies. */
 #define DEF_EVACUATE(name, fk) \
-	static GL_NOINLINE void evacuate_##name(GlMap *h, uintptr_t oldbucket) { evacuate_t(h, oldbucket, fk); }
+	static void evacuate_##name##_ptrs_m(void *arg) { \
+		evacuation *e = arg; \
+		evacuate_b(e->h, e->oldbucket, fk, true); \
+	} \
+	static GL_NOINLINE void evacuate_##name##_noptrs(GlMap *h, uintptr_t oldbucket) { \
+		evacuate_b(h, oldbucket, fk, false); \
+	} \
+	static GL_NOINLINE void evacuate_##name(GlMap *h, uintptr_t oldbucket) { \
+		if (h->keyflags & (keyHasPtr | elemHasPtr)) { \
+			evacuation e = {h, oldbucket}; \
+			systemstack(evacuate_##name##_ptrs_m, &e); \
+		} else \
+			evacuate_##name##_noptrs(h, oldbucket); \
+	}
 DEF_EVACUATE(mem32, FK_MEM32)
 DEF_EVACUATE(mem64, FK_MEM64)
-DEF_EVACUATE(str, FK_STR)
+/* string keys always hold a pointer: only the typed copy, on g0 */
+static void evacuate_str_m(void *arg) {
+	evacuation *e = arg;
+	evacuate_b(e->h, e->oldbucket, FK_STR, true);
+}
+
+static GL_NOINLINE void evacuate_str(GlMap *h, uintptr_t oldbucket) {
+	evacuation e = {h, oldbucket};
+	systemstack(evacuate_str_m, &e);
+}
 
 /* The generic evacuation hashes (and, for NaNs, compares) keys through
  * their descriptors, whose nested levels alg.c runs on g0 already: on top
@@ -828,14 +854,9 @@ DEF_EVACUATE(str, FK_STR)
  * panic (every key in the map was hashed and compared when it went in)
  * or touch the goroutine stack.  Generic maps only: the fast kinds hash
  * inline. */
-typedef struct evacuation {
-	GlMap *h;
-	uintptr_t oldbucket;
-} evacuation;
-
 static void evacuate_generic_m(void *arg) {
 	evacuation *e = arg;
-	evacuate_t(e->h, e->oldbucket, FK_GENERIC);
+	evacuate_b(e->h, e->oldbucket, FK_GENERIC, (e->h->keyflags & (keyHasPtr | elemHasPtr)) != 0);
 }
 
 static GL_NOINLINE void evacuate_generic(GlMap *h, uintptr_t oldbucket) {

@@ -187,9 +187,13 @@ def indirect(frame, caller, where, sources, protos):
       t->call)(...): a func type's call code (reflect_call): generated code;
       p(...), p a function-pointer parameter of the caller: the functions
         the callers of the caller pass for it, found in runtime/*.c.
+      gcWriteBarrierTestHook(...): none in a program (mbarrier.c: only the
+        C unit tests set it).
     Returns the targets and how they were found; None for anything else
     (reported: it needs a rule here)."""
     text = line_at(where, True)  # the call expression
+    if re.search(r"\bgcWriteBarrierTestHook\(", text):
+        return [], "none: set by the unit tests only"
     for field, pat in (("equal", r"gl_\w+equal$"), ("hashfn", r"gl_\w+hash$")):
         if re.search(r"->%s\(" % field, text):
             return [p for p in protos if re.match(pat, p)], "gl.h's " + pat[:-1].replace(r"\w+", "*")
