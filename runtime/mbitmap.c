@@ -176,8 +176,12 @@ GL_NOINLINE uintptr_t heapBitsSetType(uintptr_t x, const mspan *s, uint64_t data
 		for (uint64_t j = 0; j < nptr; j++) {
 			if (gcdata != NULL && !(gcdata[j / 8] >> (j % 8) & 1))
 				continue;
+			/* two statements: in `*bitmapByte(.., &mask) |= mask` the
+			 * read of mask is unsequenced with the call that sets it
+			 * (clang reads it first) */
 			uint8_t mask;
-			*bitmapByte(x + 8 * j, &mask) |= mask;
+			uint8_t *b = bitmapByte(x + 8 * j, &mask);
+			*b |= mask;
 		}
 	}
 	return x0;
