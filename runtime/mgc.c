@@ -21,6 +21,9 @@
  *
  *	goal = live heap after the last cycle × (1 + GLGC/100), at least 4 MiB
  *
+ * or once all the runtime's memory nears the memory limit (GLMEMLIMIT),
+ * with the collector's CPU capped at half (mgcpacer.c).
+ *
  * The request (gcwanted) is taken up by the next allocation that is made
  * at a safe point: on a goroutine's own stack, with no runtime lock held
  * (mallocgc's slow paths, on their way out).  runtime C keeps no sole
@@ -181,21 +184,10 @@ bool gcwanted;
 static int64_t gcstartnano; /* the first cycle's clock, for gctrace's @ */
 static bool forcedlast;     /* the last cycle was runtime.GC's */
 
-enum { minHeapGoal = 4 << 20 };
-
 void gcinit(void) {
 	gcenvinit();
 	gcstartnano = nanotime();
-	gcstats.nextGC = minHeapGoal;
-	gcstats.trigger = minHeapGoal;
-}
-
-/* On g0, under a lock or not: count bytes of new heap; ask for a cycle
- * once the goal is reached. */
-void gcnoteAlloc(uint64_t bytes) {
-	uint64_t live = __atomic_add_fetch(&memstats.heap_live, bytes, __ATOMIC_RELAXED);
-	if (live >= __atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED) && gl_gcpercent >= 0)
-		__atomic_store_n(&gcwanted, true, __ATOMIC_RELAXED);
+	gcControllerInit(); /* mgcpacer.c: the first goal */
 }
 
 /* gccheckmark: every pointer word of every marked object points to a
@@ -294,13 +286,11 @@ static void gc_m(void *arg) {
 	gcSweepAll();
 	mcache_unlockNop();
 	__atomic_store_n(&memstats.heap_live, gcstats.liveBytes, __ATOMIC_RELAXED);
-	uint64_t goal = gcstats.liveBytes + gcstats.liveBytes / 100 * (uint64_t)(gl_gcpercent < 0 ? 0 : gl_gcpercent);
-	if (goal < minHeapGoal)
-		goal = minHeapGoal;
-	gcstats.nextGC = gcstats.trigger = goal;
+	gcControllerEndCycle(gcstats.liveBytes); /* the next goal (mgcpacer.c) */
 	gcPaceScavenger(inuse);
 	gcshrink(); /* stack.c heeds gcshrinkstackoff */
 	int64_t tend = nanotime();
+	gcLimiterUpdate(t0, tend);
 	/* Go's ring: the most recent pause is at PauseNs[(NumGC+255)%256] */
 	gcstats.pauseNs[gcstats.numgc % 256] = (uint64_t)(tend - t0);
 	gcstats.lastGC = (uint64_t)walltime();

@@ -507,6 +507,11 @@ bool gcIsMarked(uintptr_t p);
 void gcSweepAll(void);
 void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
 void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */
+/* mgcpacer.c: the goals and the CPU limiter */
+void gcControllerInit(void);
+void gcControllerChanged(void);               /* after SetGCPercent, SetMemoryLimit */
+void gcControllerEndCycle(uint64_t marked);   /* world stopped, swept */
+void gcLimiterUpdate(int64_t t0, int64_t tend); /* the cycle's pause */
 void mcache_flushAll(void);   /* malloc.c */
 void mcache_unlockNop(void);
 bool trystopTheWorld_m(void); /* proc.c, on g0: false if another stop is under way */

@@ -81,7 +81,9 @@ int64_t runtime_debug_setGCPercent(G *g, int64_t in) {
 		in = -1;
 	if (in > INT32_MAX)
 		in = INT32_MAX;
-	return __atomic_exchange_n(&gl_gcpercent, (int32_t)in, __ATOMIC_ACQ_REL);
+	int64_t out = __atomic_exchange_n(&gl_gcpercent, (int32_t)in, __ATOMIC_ACQ_REL);
+	gcControllerChanged();
+	return out;
 }
 
 /* Go's limit on OS threads, sched.maxmcount (Go's setMaxThreads): set
@@ -98,7 +100,7 @@ int64_t runtime_debug_setMaxThreads(G *g, int64_t in) {
 }
 
 /* The memory limit, Go 1.19's SetMemoryLimit: GLMEMLIMIT at start-up,
- * heeded by the scavenger (mgcscavenge.c), not yet by the pacer. */
+ * heeded by the pacer (mgcpacer.c) and the scavenger (mgcscavenge.c). */
 int64_t gl_memorylimit = INT64_MAX;
 
 /* GLMEMLIMIT's value (Go's GOMEMLIMIT syntax): "off", or digits with an
@@ -150,7 +152,9 @@ int64_t runtime_debug_setMemoryLimit(G *g, int64_t in) {
 	(void)g;
 	if (in < 0)
 		return __atomic_load_n(&gl_memorylimit, __ATOMIC_ACQUIRE);
-	return __atomic_exchange_n(&gl_memorylimit, in, __ATOMIC_ACQ_REL);
+	int64_t out = __atomic_exchange_n(&gl_memorylimit, in, __ATOMIC_ACQ_REL);
+	gcControllerChanged();
+	return out;
 }
 
 /* runtime/debug.stack(buf []byte) int: the current goroutine's traceback,

@@ -1,0 +1,178 @@
+/*
+ * mgcpacer.c — when the next collection starts (Go's mgcpacer.go), and
+ * the limit on the CPU the collector may take (Go's mgclimit.go).
+ *
+ * Two goals, and the heap is collected when it reaches the lower one.
+ *
+ * The GLGC goal (Go's gcPercent): after a cycle marked M bytes of live
+ * heap, the next starts when M × (1 + GLGC/100) bytes are in use, and not
+ * before 4 MiB.  GLGC=off (debug.SetGCPercent(-1)) removes it.  It is
+ * computed once per cycle, and again when SetGCPercent changes GLGC.
+ *
+ * The memory limit (Go 1.19's GOMEMLIMIT, here GLMEMLIMIT and
+ * debug.SetMemoryLimit): a soft bound on all the memory the runtime holds
+ * ready, not only the heap: the heap's in-use pages, goroutine stacks, the
+ * heap's metadata and the runtime's own records.  Free heap pages do not
+ * count: the scavenger gives them back to the kernel to keep the total
+ * under the limit (mgcscavenge.c).  A cycle starts when
+ *
+ *	max(heap in use, heap_live) + stacks + metadata + headroom >= limit
+ *
+ * heap_live is what the pacer counts (live heap after the last cycle plus
+ * what mcaches took since), heap in use the pages of in-use spans, which
+ * is more when fragments of swept spans sit unused; the larger of the two
+ * is what the heap really holds.  The headroom (3% of the limit) leaves
+ * room for what is allocated between the request and the cycle, and for
+ * the scavenger to work under the limit rather than at it.  Because the
+ * stacks and the metadata change between cycles, this goal is not fixed
+ * at the end of a cycle: the test is made whenever the pacer counts new
+ * heap (gcnoteAlloc, once per span an mcache takes or large object, so a
+ * few more loads there cost nothing per object).  With no limit set
+ * (the default, "off") the test is skipped.
+ *
+ * The CPU limiter.  A limit below what the program keeps live would have
+ * the collector run at every span — a death spiral in which the program
+ * makes no progress.  Go caps the collector at half the CPU, and so does
+ * gl, with a debt counted in CPU time: each pause adds to it (every P
+ * stands still: pause × GOMAXPROCS), the program's run between pauses
+ * pays it off (× GOMAXPROCS), and it never falls below zero.  A cycle
+ * asked for by the memory limit alone is refused while the debt exceeds
+ * an allowance of 100 ms of CPU per P: so the collector may take all the
+ * CPU for a burst of about a tenth of a second, and then must wait after
+ * each pause for as long a run.  (Go's allowance is a second per P, but
+ * Go's marking runs beside the program; gl's stops it, and a second of
+ * stopped program is too long a burst.)  The heap then grows past the
+ * limit, as Go's does: the limit is soft.  The GLGC goal is never refused
+ * (the heap's growth between its cycles bounds the collector's share
+ * already).
+ *
+ * Everything here is read at allocation without locks (atomics); the
+ * goal and the limiter are written at the end of a cycle with the world
+ * stopped, or by SetGCPercent / SetMemoryLimit (atomically).
+ */
+#include "rt.h"
+
+enum {
+	minHeapGoal = 4 << 20,    /* no GLGC cycle before this much heap */
+	limitHeadroomPercent = 3, /* of the memory limit, kept free */
+	limiterMaxPercent = 50,   /* of the CPU the collector may take */
+	limiterAllowanceNs = 100 * 1000 * 1000, /* of debt per P: the burst */
+};
+
+extern int64_t gl_memorylimit; /* stdlib.c: GLMEMLIMIT, SetMemoryLimit; INT64_MAX: off */
+
+/* The pacer's state.  heapMarked is written at the end of a cycle, world
+ * stopped; the limiter's fields there too, and read by gcnoteAlloc. */
+static struct {
+	uint64_t heapMarked;    /* live heap the last cycle found */
+	/* the CPU limiter: CPU-ns the collector took beyond its share */
+	int64_t debt;           /* >= 0, as of lastUpdate */
+	int64_t lastUpdate;     /* nanotime of the end of the last pause */
+} pacer;
+
+/* All the memory the runtime holds ready, outside free heap pages: the
+ * heap's in-use pages (or heap_live, if more), stacks, metadata. */
+static uint64_t memoryInUse(uint64_t live) {
+	uint64_t inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
+	if (live > inuse)
+		inuse = live;
+	return inuse + __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&memstats.gc_sys, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&memstats.other_sys, __ATOMIC_RELAXED);
+}
+
+/* Whether the collector has had more than its share of the CPU: its debt
+ * as of the last pause, less what the program's run since paid off, is
+ * over the allowance.  Read outside the pause, written only inside it. */
+static bool gcLimiterFull(void) {
+	int64_t procs = gomaxprocs;
+	int64_t ran = nanotime() - __atomic_load_n(&pacer.lastUpdate, __ATOMIC_RELAXED);
+	return __atomic_load_n(&pacer.debt, __ATOMIC_RELAXED) - ran * procs > limiterAllowanceNs * procs;
+}
+
+/* Whether the memory limit, alone, wants a cycle now (heap_live = live). */
+static bool limitReached(uint64_t live) {
+	int64_t limit = __atomic_load_n(&gl_memorylimit, __ATOMIC_RELAXED);
+	if (limit == INT64_MAX)
+		return false;
+	uint64_t headroom = (uint64_t)limit / 100 * limitHeadroomPercent;
+	if (memoryInUse(live) + headroom < (uint64_t)limit)
+		return false;
+	return !gcLimiterFull();
+}
+
+/* On g0, under a lock or not: count bytes of new heap; ask for a cycle
+ * once a goal is reached. */
+void gcnoteAlloc(uint64_t bytes) {
+	uint64_t live = __atomic_add_fetch(&memstats.heap_live, bytes, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&gcwanted, __ATOMIC_RELAXED))
+		return;
+	if (live >= __atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED) || limitReached(live))
+		__atomic_store_n(&gcwanted, true, __ATOMIC_RELAXED);
+}
+
+/* The GLGC goal for heapMarked live bytes; UINT64_MAX when GLGC=off. */
+static uint64_t gcPercentHeapGoal(uint64_t marked) {
+	int32_t percent = __atomic_load_n(&gl_gcpercent, __ATOMIC_RELAXED);
+	if (percent < 0)
+		return UINT64_MAX;
+	uint64_t goal = marked + (uint64_t)((unsigned __int128)marked * (uint64_t)percent / 100);
+	return goal < minHeapGoal ? minHeapGoal : goal;
+}
+
+/* The goal MemStats.NextGC reports: the lower of the GLGC goal and what
+ * the memory limit leaves the heap now. */
+static uint64_t heapGoal(uint64_t gcgoal) {
+	int64_t limit = __atomic_load_n(&gl_memorylimit, __ATOMIC_RELAXED);
+	if (limit == INT64_MAX)
+		return gcgoal;
+	uint64_t other = memoryInUse(0) - __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
+	uint64_t room = (uint64_t)limit / 100 * (100 - limitHeadroomPercent);
+	uint64_t limitgoal = room > other ? room - other : 0;
+	return limitgoal < gcgoal ? limitgoal : gcgoal;
+}
+
+/* Set the trigger and NextGC from heapMarked and GLGC. */
+static void gcControllerCommit(void) {
+	uint64_t goal = gcPercentHeapGoal(pacer.heapMarked);
+	__atomic_store_n(&gcstats.trigger, goal, __ATOMIC_RELAXED);
+	__atomic_store_n(&gcstats.nextGC, heapGoal(goal), __ATOMIC_RELAXED);
+}
+
+void gcControllerInit(void) {
+	pacer.heapMarked = 0;
+	pacer.lastUpdate = nanotime();
+	gcControllerCommit();
+}
+
+/* After SetGCPercent or SetMemoryLimit: the goals anew, and a cycle at
+ * the next safe allocation if the heap is past one already. */
+void gcControllerChanged(void) {
+	gcControllerCommit();
+	uint64_t live = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
+	if (live >= __atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED) || limitReached(live))
+		__atomic_store_n(&gcwanted, true, __ATOMIC_RELAXED);
+}
+
+/* The limiter's debt after a cycle that stopped the world from t0 to
+ * tend: the program's run since the last pause pays, this pause adds,
+ * both counted on every P. */
+void gcLimiterUpdate(int64_t t0, int64_t tend) {
+	int64_t procs = gomaxprocs;
+	int64_t ran = t0 > pacer.lastUpdate ? t0 - pacer.lastUpdate : 0;
+	/* weighted so that the two balance at limiterMaxPercent: at 50%, a
+	 * pause is paid for by as long a run */
+	int64_t cost = (tend - t0) * procs * (100 - limiterMaxPercent) / limiterMaxPercent;
+	int64_t d = pacer.debt - ran * procs;
+	if (d < 0)
+		d = 0;
+	__atomic_store_n(&pacer.debt, d + cost, __ATOMIC_RELAXED);
+	__atomic_store_n(&pacer.lastUpdate, tend, __ATOMIC_RELAXED);
+}
+
+/* The end of a cycle, world stopped, the sweep done: the goals from the
+ * live bytes it marked. */
+void gcControllerEndCycle(uint64_t marked) {
+	pacer.heapMarked = marked;
+	gcControllerCommit();
+}
