@@ -289,9 +289,12 @@ static void gc_m(void *arg) {
 	gcDrain();
 	if (gl_debug.gccheckmark)
 		checkmarks();
+	mProf_NextCycle(); /* mark termination: the heap profile's cycle (mprof.c) */
+	mProf_Flush();
 	int64_t tmark = nanotime();
 	uint64_t inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 	gcSweepAll();
+	mProf_PostSweep(); /* the sweep is complete: publish its frees */
 	mcache_unlockNop();
 	__atomic_store_n(&memstats.heap_live, gcstats.liveBytes, __ATOMIC_RELAXED);
 	uint64_t goal = gcstats.liveBytes + gcstats.liveBytes / 100 * (uint64_t)(gl_gcpercent < 0 ? 0 : gl_gcpercent);
