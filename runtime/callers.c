@@ -104,6 +104,16 @@ int64_t runtime_callers(G *g, int64_t skip, const GlSlice *pcs) {
 	return a.n;
 }
 
+/* On g0: the pcs runtime.Callers would store for gp from its frame
+ * record at bp on (skip 0), at most max of them; how many.  For the
+ * heap profile (mprof.c), from the G's sched.bp while it is switched to
+ * g0. */
+int64_t tracebackpcs(G *gp, uintptr_t bp, uintptr_t *pcs, int64_t max) {
+	callersarg a = {gp, bp, 0, pcs, max, 0};
+	callers_m(&a);
+	return a.n;
+}
+
 /* stdlib/runtime's funcInfo, field for field. */
 typedef struct funcInfo {
 	GlString name;

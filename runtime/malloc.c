@@ -17,6 +17,15 @@
  * inside those objects, and they get no pointer bits.  Other objects get
  * their pointer bits set from typ right after the slot is taken.
  *
+ * The tiny allocator (Go's): pointer-free requests under 16 bytes are
+ * pieces of a 16-byte block the mcache keeps (mcache.tiny), aligned as
+ * their size allows; only a new block is an allocation of the heap's.
+ *
+ * The heap profile (mprof.c): each allocation's size is subtracted from
+ * the mcache's nextSample countdown; the one that would take it below
+ * zero (every one at MemProfileRate 1, none at 0) takes the slow path
+ * (mallocslow), which records it on g0.
+ *
  * The fast path.  mallocgc is called straight from generated code and
  * from runtime C on the goroutine stack (DESIGN.md S7), so it is a leaf
  * with a small frame (tests/stackusage.py): the size class from a table,
@@ -98,6 +107,8 @@ typedef struct mallocArgs {
 	mcache *c;
 	spanClass spc;
 	bool noscan, needzero;
+	uint8_t tinysize; /* a new tiny block for a piece of this size, or 0 */
+	bool counted;     /* the fast path counted it down the profile's countdown */
 	uintptr_t x;
 	mspan *s;
 } mallocArgs;
@@ -111,18 +122,51 @@ static inline __attribute__((always_inline)) void initObject(uintptr_t x, mspan 
 		heapBitsSetType(x, s, size, typ);
 }
 
+/* The heap profile's countdown (mprof.c), on g0: x, of size bytes (its
+ * slot's), was just allocated through c. */
+static void sampleAlloc(mcache *c, uintptr_t x, uint64_t size) {
+	int64_t rate = runtime_MemProfileRate;
+	if (rate <= 0)
+		return;
+	if (rate != 1 && size < c->nextSample) {
+		c->nextSample -= size;
+		return;
+	}
+	profilealloc(c, x, size);
+}
+
+/* x is a new tiny block of c, for a piece of size bytes: make it c's
+ * block unless the old one has more room left (Go's rule). */
+static inline void tinyInstall(mcache *c, uintptr_t x, uint64_t size) {
+	if (size < c->tinyoffset || c->tiny == 0) {
+		c->tiny = x;
+		c->tinyoffset = size;
+	}
+}
+
 static void mallocslow_m(void *arg) {
 	mallocArgs *a = arg;
 	uintptr_t x = mcache_nextFree(a->c, a->spc);
-	initObject(x, a->c->alloc[a->spc], a->size, a->typ, a->noscan, a->needzero);
+	mspan *s = a->c->alloc[a->spc];
+	initObject(x, s, a->size, a->typ, a->noscan, a->needzero);
+	if (a->tinysize != 0)
+		tinyInstall(a->c, x, a->tinysize);
+	if (!a->counted)
+		sampleAlloc(a->c, x, s->elemsize);
 	a->x = x;
 }
 
-/* A small object when nextFreeFast found no slot in c's span: the rest
- * of mallocgc, on g0. */
-static GL_NOINLINE void *mallocslow(uint64_t size, const GlType *typ, bool noscan, bool needzero, mcache *c,
-				    spanClass spc) {
-	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .needzero = needzero, .c = c, .spc = spc};
+/* slowflags: the piece's size for a new tiny block, and this bit when
+ * the fast path has counted the allocation down the heap profile's
+ * countdown already (or found MemProfileRate <= 0) */
+enum { slowCounted = 1 << 8 };
+
+/* A small object when nextFreeFast found no slot in c's span, or one
+ * the heap profile samples: the rest of mallocgc, on g0. */
+static GL_NOINLINE void *mallocslow(uint64_t size, const GlType *typ, bool needzero, mcache *c, spanClass spc,
+				    uint64_t slowflags) {
+	mallocArgs a = {.size = size, .typ = typ, .noscan = spanClass_noscan(spc), .needzero = needzero, .c = c,
+			.spc = spc, .tinysize = (uint8_t)slowflags, .counted = (slowflags & slowCounted) != 0};
 	systemstack(mallocslow_m, &a);
 	/* the pacer asked for a cycle: start it here, on the way out of the
 	 * slow path (gcTrigger checks this is a safe point); the new object
@@ -171,6 +215,7 @@ static void mallocnop_m(void *arg) {
 		s = nopcache.alloc[spc];
 	}
 	initObject(x, s, a->size, a->typ, a->noscan, a->needzero);
+	sampleAlloc(&nopcache, x, s->elemsize);
 	unlock(&noplock);
 	a->x = x;
 }
@@ -195,6 +240,14 @@ static void largeAlloc_m(void *arg) {
 	gcnoteAlloc(npages * pageSize);
 	initObject(s->startAddr, s, a->size, a->typ, a->noscan, a->needzero);
 	a->x = s->startAddr;
+	P *pp = getm()->p;
+	if (pp != NULL)
+		sampleAlloc(&pp->mcache, a->x, s->elemsize);
+	else {
+		lock(&noplock);
+		sampleAlloc(&nopcache, a->x, s->elemsize);
+		unlock(&noplock);
+	}
 }
 
 /* A large object: a span of its own, whole pages (Go's largeAlloc).
@@ -212,6 +265,42 @@ static GL_NOINLINE void *largeAlloc(uint64_t size, const GlType *typ, bool nosca
 
 /* ---- the interface ---- */
 
+/* A pointer-free request of size < maxTinySize bytes (Go's tiny
+ * allocator): a piece of c's block, aligned as its size allows (a
+ * multiple of 8, 4 or 2), or a new zeroed 16-byte block, which is the
+ * allocation the heap and the profile see.  Tail-called by mallocgc, and
+ * every call here is a tail call: one small frame (S7). */
+static GL_NOINLINE void *malloctiny(mcache *c, uint64_t size) {
+	uint64_t off = c->tinyoffset;
+	if ((size & 7) == 0)
+		off = (off + 7) & ~(uint64_t)7;
+	else if ((size & 3) == 0)
+		off = (off + 3) & ~(uint64_t)3;
+	else if ((size & 1) == 0)
+		off = (off + 1) & ~(uint64_t)1;
+	if (off + size <= maxTinySize && c->tiny != 0) {
+		c->tinyoffset = off + size;
+		c->tinyAllocs++;
+		return (void *)(c->tiny + off);
+	}
+	/* the heap profile's countdown, as in mallocgc */
+	int64_t rate = runtime_MemProfileRate;
+	if (GL_LIKELY(rate > 0)) {
+		uint64_t next = c->nextSample;
+		if (GL_UNLIKELY(rate == 1 || maxTinySize >= next))
+			return mallocslow(maxTinySize, NULL, true, c, tinySpanClass, size);
+		c->nextSample = next - maxTinySize;
+	}
+	mspan *s = c->alloc[tinySpanClass];
+	uintptr_t x = GL_LIKELY(gl_debug.gcstress == 0) ? nextFreeFast(s) : 0;
+	if (GL_UNLIKELY(x == 0))
+		return mallocslow(maxTinySize, NULL, true, c, tinySpanClass, size | slowCounted);
+	tinyInstall(c, x, size);
+	if (GL_UNLIKELY(s->needzero))
+		return mallocclear(x, s, maxTinySize, NULL, true);
+	return (void *)x;
+}
+
 void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 	if (GL_UNLIKELY(size == 0))
 		return &zerobase;
@@ -222,13 +311,29 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 	if (GL_UNLIKELY(pp == NULL))
 		return mallocnop(size, typ, noscan, needzero);
 	mcache *c = &pp->mcache;
-	spanClass spc = makeSpanClass(size_to_class(size), noscan);
+	if (noscan && size < maxTinySize)
+		return malloctiny(c, size);
+	uint8_t sizeclass = size_to_class(size);
+	spanClass spc = makeSpanClass(sizeclass, noscan);
+	/* the heap profile's countdown (mprof.c), by the slot's size: an
+	 * allocation to sample (every one at rate 1) takes the slow path,
+	 * which records it; counted before the slot is taken, so that
+	 * nothing of it is live across nextFreeFast (at rate 0 nothing is
+	 * counted, and the slow path's count does nothing either) */
+	int64_t rate = runtime_MemProfileRate;
+	if (GL_LIKELY(rate > 0)) {
+		uint64_t next = c->nextSample, elemsize = class_to_size[sizeclass];
+		if (GL_UNLIKELY(rate == 1 || elemsize >= next))
+			return mallocslow(size, typ, needzero, c, spc, 0);
+		c->nextSample = next - elemsize;
+	}
 	mspan *s = c->alloc[spc];
 	uintptr_t x = GL_LIKELY(gl_debug.gcstress == 0) ? nextFreeFast(s) : 0;
-	/* every call from here is a tail call: the fast path keeps nothing
-	 * across a call, so its frame stays a few words (S7) */
+	/* every call from here is a tail call (six arguments at most): the
+	 * fast path keeps nothing across a call, so its frame stays a few
+	 * words (S7) */
 	if (GL_UNLIKELY(x == 0))
-		return mallocslow(size, typ, noscan, needzero, c, spc);
+		return mallocslow(size, typ, needzero, c, spc, slowCounted);
 	if (GL_UNLIKELY(s->needzero) && needzero)
 		return mallocclear(x, s, size, typ, noscan);
 	if (noscan)
@@ -293,6 +398,19 @@ void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse) {
 		*inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 }
 
+/* The pieces the tiny allocator placed in existing blocks, ever: Go's
+ * MemStats counts them in Mallocs (and, so that HeapObjects counts
+ * blocks, in Frees).  Other Ps' counts may be a moment old. */
+uint64_t tinyAllocCount(void) {
+	uint64_t n = __atomic_load_n(&memstats.tinyallocs, __ATOMIC_RELAXED);
+	P **ps = __atomic_load_n(&allp, __ATOMIC_ACQUIRE);
+	int32_t np = __atomic_load_n(&gomaxprocs, __ATOMIC_ACQUIRE);
+	for (int32_t i = 0; ps != NULL && i < np; i++)
+		n += __atomic_load_n(&ps[i]->mcache.tinyAllocs, __ATOMIC_RELAXED);
+	return n;
+}
+
 void readmemstats(uint64_t *totalalloc, uint64_t *nmalloc) {
 	readheapstats(totalalloc, nmalloc, NULL);
+	*nmalloc += tinyAllocCount();
 }

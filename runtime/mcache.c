@@ -34,6 +34,9 @@ mspan emptymspan;
 void mcache_init(mcache *c) {
 	for (int i = 0; i < numSpanClasses; i++)
 		c->alloc[i] = &emptymspan;
+	c->tiny = 0;
+	c->tinyoffset = 0;
+	c->nextSample = nextSample();
 }
 
 /* alloc[spc] is full: give it to its mcentral and take one with a free
@@ -84,6 +87,11 @@ void mcache_releaseAll(mcache *c) {
 		mcentral_uncacheSpan(&mheap_.central[i].mcentral, s);
 		c->alloc[i] = &emptymspan;
 	}
+	/* the tiny block is an object like any: the sweeper may free it */
+	c->tiny = 0;
+	c->tinyoffset = 0;
+	__atomic_fetch_add(&memstats.tinyallocs, c->tinyAllocs, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->tinyAllocs, 0, __ATOMIC_RELAXED);
 }
 
 /* The free slots of the spans c holds (counted as allocated already), and

@@ -281,9 +281,12 @@ static void gc_m(void *arg) {
 	gcDrain();
 	if (gl_debug.gccheckmark)
 		checkmarks();
+	mProf_NextCycle(); /* mark termination: the heap profile's cycle (mprof.c) */
+	mProf_Flush();
 	int64_t tmark = nanotime();
 	uint64_t inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 	gcSweepAll();
+	mProf_PostSweep(); /* the sweep is complete: publish its frees */
 	mcache_unlockNop();
 	__atomic_store_n(&memstats.heap_live, gcstats.liveBytes, __ATOMIC_RELAXED);
 	gcControllerEndCycle(gcstats.liveBytes); /* the next goal (mgcpacer.c) */

@@ -146,6 +146,8 @@ static void markstacks(void) {
  * The world is stopped: nobody holds a span's speciallock. */
 static void markspanspecials(mspan *s) {
 	for (special *sp = s->specials; sp != NULL; sp = sp->next) {
+		if (sp->kind != KindSpecialFinalizer)
+			continue; /* a profile mark refers to nothing on the heap */
 		uintptr_t obj = s->startAddr + sp->offset / s->elemsize * s->elemsize;
 		if (!spanClass_noscan(s->spanclass))
 			scanobject(obj);

@@ -73,31 +73,45 @@ static uint32_t sweepsmall(mspan *s) {
 	return live;
 }
 
-/* An object with a finalizer that the marker left white is kept one
- * more cycle: mark it now (what it points to was marked from
- * markrootSpans, so the heap stays closed under marking), drop the
- * record and queue the finalizer, which will get the object.  Once the
- * finalizer has run and nothing refers to the object any more, a later
- * cycle frees it like any other.  Several records may name one slot (inner
- * addresses of small pointer-free values, where Go's tiny allocator
- * packs several objects in one slot): the slot's mark bit is read once for
- * all of them, before it is set.  The world is stopped: no speciallock
- * is held by anyone. */
+/* The slot index of a special record of s. */
+static inline uint32_t specialidx(const special *sp, const mspan *s) {
+	return sp->offset / (uint32_t)s->elemsize;
+}
+
+/* The special records of the objects the marker left white.  An object
+ * with a finalizer is kept one more cycle: mark it now (what it points to
+ * was marked from markrootSpans, so the heap stays closed under marking),
+ * drop the finalizer records and queue them, and keep its profile mark
+ * (it is not freed yet).  Once the finalizer has run and nothing refers
+ * to the object any more, a later cycle frees it like any other.  An
+ * object without one is freed: its profile mark counts the free (Go's
+ * sweep does both).  Several records may name one slot (inner addresses
+ * of small pointer-free values, where the tiny allocator packs several
+ * objects in one slot): the slot's mark bit is read once for all of them,
+ * before it is set.  The world is stopped: no speciallock is held by
+ * anyone. */
 static void sweepspecials(mspan *s) {
 	special **link = &s->specials;
 	while (*link != NULL) {
-		uint32_t idx = (*link)->offset / (uint32_t)s->elemsize;
-		bool live = bit(s->gcmarkBits, idx);
-		while (*link != NULL && (*link)->offset / (uint32_t)s->elemsize == idx) {
+		uint32_t idx = specialidx(*link, s);
+		if (bit(s->gcmarkBits, idx)) {
+			while (*link != NULL && specialidx(*link, s) == idx)
+				link = &(*link)->next;
+			continue;
+		}
+		bool hasFin = false;
+		for (special *sp = *link; sp != NULL && specialidx(sp, s) == idx; sp = sp->next)
+			hasFin |= sp->kind == KindSpecialFinalizer;
+		while (*link != NULL && specialidx(*link, s) == idx) {
 			special *sp = *link;
-			if (live) {
+			if (sp->kind == KindSpecialProfile && hasFin) {
 				link = &sp->next;
 				continue;
 			}
 			*link = sp->next;
 			freeSpecial(sp, s);
 		}
-		if (!live)
+		if (hasFin)
 			s->gcmarkBits[idx / 8] |= (uint8_t)(1 << (idx % 8));
 	}
 	if (s->specials == NULL)

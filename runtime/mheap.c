@@ -561,6 +561,7 @@ void mheap_init(void) {
 	fixalloc_init(&mheap_.spanalloc, sizeof(mspan));
 	fixalloc_init(&mheap_.bitsalloc, gcBitsBytes);
 	fixalloc_init(&mheap_.specialfinalizeralloc, sizeof(specialfinalizer));
+	fixalloc_init(&mheap_.specialprofilealloc, sizeof(specialprofile));
 	/* the index: address space only, backed page by page as arenas appear */
 	mheap_.arenas = sys_mmap(NULL, arenaIndexBytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);

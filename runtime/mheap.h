@@ -11,7 +11,8 @@
  *	mcentral.c    the spans of one span class, shared by all Ps
  *	mcache.c      each P's spans, one per span class, used without a lock
  *	mbitmap.c     alloc bits, mark bits, pointer bits, findObject
- *	mspecial.c    special records on spans: the finalizers (mfinal.c)
+ *	mspecial.c    special records on spans: finalizers (mfinal.c), heap
+ *	              profile samples (mprof.c)
  *	malloc.c      mallocgc, the fast path and the routes to the slow ones
  *
  * Included by rt.h after its mutex (a P holds its mcache); sizeclasses.h
@@ -131,11 +132,12 @@ void mSpanList_remove(mSpanList *l, mspan *s);
 /* What the runtime keeps about one heap object outside the object (Go's
  * special): a record linked from the object's span, found by the
  * object's offset from span.startAddr.  The records live in fixalloc
- * memory (mheap_.specialfinalizeralloc), not on the heap; what they
- * refer to on the heap is a root of the collector (mgcmark.c,
- * markrootSpans).  gl has one kind, the finalizer (Go also records heap
- * profile samples this way). */
-enum { KindSpecialFinalizer = 1 };
+ * memory (mheap_.specialfinalizeralloc, specialprofilealloc), not on the
+ * heap; what a finalizer refers to on the heap is a root of the collector
+ * (mgcmark.c, markrootSpans).  Two kinds, as Go's: the finalizer, and the
+ * heap profile's mark on a sampled object (mprof.c), which refers to no
+ * heap object and keeps nothing alive. */
+enum { KindSpecialFinalizer = 1, KindSpecialProfile = 2 };
 struct special {
 	special *next;   /* in span.specials, by offset then kind */
 	uint32_t offset; /* of the address SetFinalizer was given: the
@@ -155,12 +157,39 @@ typedef struct specialfinalizer {
 	const GlType *ot;   /* the object's pointer type, as SetFinalizer got it */
 } specialfinalizer;
 
+/* A sampled allocation (Go's specialprofile): when the sweeper frees the
+ * object, its bucket's frees are counted (mprof.c).  On the object's
+ * start (a tiny block's start).  special is first. */
+typedef struct bucket bucket;
+typedef struct specialprofile {
+	special special;
+	bucket *b; /* mprof.c's bucket: persistentalloc memory, never freed */
+} specialprofile;
+
 /* Per-P cache of spans: alloc[spc] is the span this P allocates spc's
  * objects from, &emptymspan (full, allocCache 0) when it has none.  Only
  * the M holding the P touches it, so the fast path takes no lock. */
 typedef struct mcache {
 	mspan *alloc[numSpanClasses];
+	/* the tiny allocator (Go's): pointer-free requests under maxTinySize
+	 * bytes are packed into the 16-byte block at tiny, whose bytes from
+	 * tinyoffset on are free; tiny is 0 when there is none.  The block is
+	 * an ordinary object that the collector keeps alive through any of
+	 * its pieces; every collection empties the mcaches and forgets it
+	 * (releaseAll), since the sweeper may free it.  tinyAllocs counts the
+	 * pieces placed in an existing block (a new block counts as a slot),
+	 * folded into memstats.tinyallocs by releaseAll. */
+	uintptr_t tiny;
+	uint64_t tinyoffset;
+	uint64_t tinyAllocs;
+	/* bytes to allocate before the next heap profile sample (mprof.c):
+	 * the fast path subtracts each object's size and samples the
+	 * allocation that would take it below zero */
+	uint64_t nextSample;
 } mcache;
+enum { maxTinySize = 16 };
+/* the span class of tiny blocks: the 16-byte size class, noscan */
+#define tinySpanClass makeSpanClass(2, true)
 extern mspan emptymspan;
 
 /* The metadata of one 64 MiB arena (Go's heapArena).
@@ -222,8 +251,9 @@ typedef struct mheap {
 	uintptr_t curArenaBase, curArenaEnd; /* reserved, not yet mapped */
 	fixalloc spanalloc;
 	fixalloc bitsalloc;    /* alloc and mark bitmaps, gcBitsBytes each */
-	mutex speciallock;     /* specialfinalizeralloc */
+	mutex speciallock;     /* specialfinalizeralloc, specialprofilealloc */
 	fixalloc specialfinalizeralloc; /* specialfinalizer records (mspecial.c) */
+	fixalloc specialprofilealloc;   /* specialprofile records (mspecial.c, mprof.c) */
 	uint32_t sweepgen;     /* the collector's */
 	/* the base of every arena, in the order they were reserved: the
 	 * sweeper walks their pageInUse bits (Go's allArenas) */
@@ -267,8 +297,20 @@ uint64_t heapRetained(void);        /* HeapSys - HeapReleased */
 /* mspecial.c: special records; the caller is on g0 */
 bool addfinalizer(uintptr_t p, GlFunc *fn, const GlType *ft, const GlType *fint, const GlType *ot);
 void removefinalizer(uintptr_t p);
-void freeSpecial(special *s, mspan *span); /* the sweeper's: queue a finalizer, free the record */
+void setprofilebucket(uintptr_t p, bucket *b); /* mprof.c's: p was sampled */
+void freeSpecial(special *s, mspan *span); /* the sweeper's: queue a finalizer or count a free; free the record */
 void spanClearSpecials(mspan *s);          /* the sweeper's: s.specials became NULL */
+
+/* mprof.c: the heap profile */
+void profilealloc(mcache *c, uintptr_t x, uint64_t size); /* on g0: sample x, draw c.nextSample */
+uint64_t nextSample(void);   /* bytes to the next sample, at MemProfileRate */
+void mProf_Free(bucket *b, uint64_t size); /* the sweeper's */
+void mProf_NextCycle(void);  /* mark termination, world stopped */
+void mProf_Flush(void);      /* after mProf_NextCycle */
+void mProf_PostSweep(void);  /* the sweep is complete */
+/* runtime.MemProfileRate: stdlib/runtime's variable when the program
+ * links package runtime, else a weak definition in mprof.c */
+extern int64_t runtime_MemProfileRate;
 
 /* mcentral.c */
 void mcentral_init(mcentral *c, spanClass spc);

@@ -1,7 +1,7 @@
 /*
  * mspecial.c — special records: what the runtime keeps about a heap
- * object outside the object (Go keeps them in mheap.go; the only kind gl
- * has is the finalizer).
+ * object outside the object (Go keeps them in mheap.go): finalizers, and
+ * the heap profile's marks on sampled objects (mprof.c).
  *
  * A record hangs off the span of its object, in span.specials, sorted by
  * offset (from span.startAddr) and then by kind, so that the sweeper
@@ -111,15 +111,38 @@ void removefinalizer(uintptr_t p) {
 		freefinalizerrecord((specialfinalizer *)s);
 }
 
-/* The sweeper found s's object unmarked (and has kept it alive): queue
- * the finalizer with the address it was set on, and free the record.
- * The caller has unlinked s from span. */
+/* Mark the object at p, just allocated and sampled, as belonging to the
+ * heap profile's bucket b (Go's setprofilebucket).  On g0. */
+void setprofilebucket(uintptr_t p, bucket *b) {
+	lock(&mheap_.speciallock);
+	specialprofile *sp = fixalloc_alloc(&mheap_.specialprofilealloc);
+	unlock(&mheap_.speciallock);
+	*sp = (specialprofile){.special = {.kind = KindSpecialProfile}, .b = b};
+	if (!addspecial(p, &sp->special))
+		gl_throw("setprofilebucket: profile already set");
+}
+
+/* The sweeper found s's object unmarked.  A finalizer: the object was
+ * kept alive; queue the finalizer with the address it was set on.  A
+ * profile mark: the object is being freed (the sweeper keeps the mark of
+ * an object it keeps for its finalizer); count the free in its bucket.
+ * Either way free the record, which the caller has unlinked from span. */
 void freeSpecial(special *s, mspan *span) {
-	if (s->kind != KindSpecialFinalizer)
-		gl_throw("freeSpecial: bad special kind");
-	specialfinalizer *f = (specialfinalizer *)s;
-	queuefinalizer(span->startAddr + s->offset, f->fn, f->ft, f->fint, f->ot);
-	freefinalizerrecord(f);
+	switch (s->kind) {
+	case KindSpecialFinalizer: {
+		specialfinalizer *f = (specialfinalizer *)s;
+		queuefinalizer(span->startAddr + s->offset, f->fn, f->ft, f->fint, f->ot);
+		freefinalizerrecord(f);
+		return;
+	}
+	case KindSpecialProfile:
+		mProf_Free(((specialprofile *)s)->b, span->elemsize);
+		lock(&mheap_.speciallock);
+		fixalloc_free(&mheap_.specialprofilealloc, s);
+		unlock(&mheap_.speciallock);
+		return;
+	}
+	gl_throw("freeSpecial: bad special kind");
 }
 
 /* The sweeper emptied span.specials. */

@@ -37,7 +37,11 @@ void runtime_readMemStats(G *g, MemStats *m) {
 	uint64_t totalalloc, nmalloc;
 	readheapstats(&totalalloc, &nmalloc, NULL);
 	memset(m, 0, sizeof *m);
-	uint64_t nfree = memstats.nlargefree, freed = memstats.largefreed;
+	/* Go counts the tiny allocator's pieces in both Mallocs and Frees:
+	 * HeapObjects counts its blocks */
+	uint64_t tiny = tinyAllocCount();
+	nmalloc += tiny;
+	uint64_t nfree = memstats.nlargefree + tiny, freed = memstats.largefreed;
 	for (int i = 1; i < numSizeClasses; i++) {
 		nfree += memstats.nfree[i];
 		freed += memstats.nfree[i] * class_to_size[i];

@@ -430,6 +430,7 @@ typedef struct mstats {
 	 * of each class, large objects and their bytes */
 	uint64_t nfree[numSizeClasses];
 	uint64_t nlargefree, largefreed;
+	uint64_t tinyallocs;        /* pieces of tiny blocks, from released mcaches (malloc.c) */
 	/* bytes in objects reachable at the last collection plus bytes handed
 	 * to mcaches and large objects since (Go's heapLive; an overestimate
 	 * by the free slots the mcaches hold): the pacer compares it with
@@ -477,6 +478,7 @@ void sysHugePage(void *p, uint64_t n);
 void sysUnused(void *p, uint64_t n);
 void readmemstats(uint64_t *totalalloc, uint64_t *nmalloc);
 void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse);
+uint64_t tinyAllocCount(void);
 
 /* mgc.c: the collector's roots */
 void gcscanglobals(void (*f)(uintptr_t *slot, void *arg), void *arg);
@@ -609,6 +611,7 @@ void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp);
 void tracebackothers(G *me);
 void goroutineheader(G *gp);
 void tracebackg(G *gp); /* from gp->sched, or from gp itself if running here */
+int64_t tracebackpcs(G *gp, uintptr_t bp, uintptr_t *pcs, int64_t max); /* callers.c: runtime.Callers from a frame record, on g0 */
 void dumptraceback(G *gp); /* the "goroutine N [...]" block(s) for a fatal error */
 /* Every goroutine, each stopped (suspendG, until deadline) before it is
  * printed and left stopped: the process is dying.  first (if not NULL)
