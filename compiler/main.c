@@ -147,6 +147,46 @@ static bool parsefiles(Package *p, Vec *files) {
 
 static Vec loading; /* import cycle detection */
 
+/* Whether path may be imported, with Go's error (module mode) if not:
+ * no characters Go forbids, not relative or absolute, no empty, "." or
+ * ".." element.  (A path such as "./fmt" used to load fmt a second time
+ * under another name, and the link failed.) */
+static bool importpathok(const char *path, Pos pos) {
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		if (*c <= ' ' || *c == 0x7f || strchr("!\"#$%&'()*,:;<=>?[\\]^`{|}", *c)) {
+			errorat(pos, "invalid import path: \"%s\"", path);
+			return false;
+		}
+	if (!*path) {
+		errorat(pos, "invalid import path: \"\"");
+		return false;
+	}
+	if (!strcmp(path, ".") || !strcmp(path, "..") || !strncmp(path, "./", 2) || !strncmp(path, "../", 3)) {
+		errorat(pos, "\"%s\" is relative, but relative import paths are not supported in module mode", path);
+		return false;
+	}
+	if (path[0] == '/') {
+		errorat(pos, "\"%s\" is not a package path; see 'go help packages'", path);
+		return false;
+	}
+	const char *why = NULL;
+	size_t n = strlen(path);
+	if (path[n - 1] == '/')
+		why = "trailing slash";
+	else if (strstr(path, "//"))
+		why = "double slash";
+	for (const char *e = path; !why && *e; e = strchr(e, '/') ? strchr(e, '/') + 1 : e + strlen(e)) {
+		size_t len = strcspn(e, "/");
+		if ((len == 1 && e[0] == '.') || (len == 2 && e[0] == '.' && e[1] == '.'))
+			why = xprintf("invalid path element \"%.*s\"", (int)len, e);
+	}
+	if (why) {
+		errorat(pos, "malformed import path \"%s\": %s", path, why);
+		return false;
+	}
+	return true;
+}
+
 Package *importpackage(const char *path, Pos pos) {
 	if (!strcmp(path, "unsafe"))
 		return unsafepkg;
@@ -160,10 +200,8 @@ Package *importpackage(const char *path, Pos pos) {
 			errorat(pos, "import cycle not allowed");
 			return NULL;
 		}
-	if (!*path || strstr(path, "..") || path[0] == '/' || strchr(path, '\\') || strchr(path, ' ')) {
-		errorat(pos, "invalid import path: \"%s\"", path);
+	if (!importpathok(path, pos))
 		return NULL;
-	}
 	char dir[PATH_MAX + 256];
 	snprintf(dir, sizeof dir, "%s/%s", rootstd, path);
 	Vec files = dirfiles(dir);
