@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "unicode.h"
 #include "config.h"
 #include "emit.h"
 #include "parser.h"
@@ -658,6 +659,7 @@ int main(int argc, char **argv) {
 		return usage();
 	const char *cmd = argv[1];
 	findroot();
+	unicodetables = xprintf("%s/unicode/tables.gl", rootstd); /* identifiers' letters */
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "-version") || !strcmp(cmd, "--version")) {
 		printf("%s linux/amd64\n", GL_VERSION);
 		return 0;
