@@ -38,7 +38,7 @@
 */
 
 static Pos tokpos(Lexer *lx) {
-	return (Pos){lx->file, lx->line, (int)(lx->tok - lx->linestart) + 1};
+	return (Pos){lx->file, lx->tokline, (int)(lx->tok - lx->toklinestart) + 1};
 }
 
 void lex_init(Lexer *lx, int file, const char *src, size_t len) {
@@ -399,6 +399,8 @@ static int scan(Lexer *lx, Token *t) {
 	int op;
 loop:
 	lx->tok = lx->cur;
+	lx->tokline = lx->line;
+	lx->toklinestart = lx->linestart;
 	t->s = NULL;
 	t->len = 0;
 	t->ival = 0;
