@@ -457,6 +457,8 @@ static Type *lhs(Node *n) {
 		}
 	}
 	Type *t = checkexpr(n);
+	if (n->flags & NF_NOVALUE)
+		return rvalue(n); /* Go's "(no value) used as value" */
 	if (bad(t))
 		return t;
 	if (n->flags & NF_MAPINDEX)
@@ -1425,8 +1427,13 @@ static void stmt(Node *n) {
 		if (n->op) {
 			/* x op= y is x = x op y with x evaluated once: reading x
 			 * is a use (Go's checker says so too) */
-			Type *lt = lhs(n->list.v[0]);
 			Node *l = n->list.v[0];
+			if (isblankn(l)) { /* x op= y reads x */
+				errorat(l->pos, "cannot use _ as value or type");
+				rvalue(n->list2.v[0]);
+				return;
+			}
+			Type *lt = lhs(l);
 			readslhs(l);
 			Node tmp = {0};
 			tmp.kind = N_BINARY;
@@ -1486,6 +1493,10 @@ static void stmt(Node *n) {
 		define(n);
 		return;
 	case N_INCDEC: {
+		if (isblankn(n->a)) { /* x++ reads x */
+			errorat(n->a->pos, "cannot use _ as value or type");
+			return;
+		}
 		Type *t = lhs(n->a);
 		readslhs(n->a); /* x++ reads x */
 		if (bad(t) || !t)
@@ -2083,8 +2094,11 @@ void checkpackage(Package *p) {
 			}
 			if (cyc) {
 				errorat(o->pos, "invalid recursive type %s", o->name);
+				continue;
 			}
 		}
+		if (tsize(o->type) > maxTypeSize)
+			errorat(o->pos, "type %s larger than address space", ts(u));
 	}
 	/* bodies */
 	for (int i = 0; i < p->funcs.n; i++) {

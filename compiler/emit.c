@@ -1492,6 +1492,8 @@ void emitprepare(void) {
 }
 
 static void defineglobal(Obj *o, Node *id) {
+	if (tsize(o->type) > maxTypeSize)
+		errorat(id->pos, "type %s larger than address space", typestrq(o->type, NULL));
 	/* declared in every part of the unit, defined in the first */
 	bprintf(&gglobals, "extern %s %s;\n", ctype(o->type), o->cname);
 	bprintf(&gvardefs, "%s %s; /* %s:%d */\n", ctype(o->type), o->cname, fileof(id->pos), id->pos.line);

@@ -2466,6 +2466,13 @@ void commaok(Node *r, const char **v, Type *want) {
 /* ---------------------------------------------------------------- dispatch */
 
 const char *expr(Node *n) {
+	/* the checker gives every value a type: a node without one is a hole
+	 * in the checker, said here with its position rather than found as a
+	 * crash further on */
+	if (!n->type && n->kind != N_BAD && !(n->flags & NF_NOVALUE)) {
+		errorat(n->pos, "internal error: an expression without a type reached the emitter (node kind %d)", n->kind);
+		return "0";
+	}
 	if (n->cv && n->type && !isinterface(n->type)) {
 		const char *c = cvalue(n->cv, n->type);
 		if (c)

@@ -82,6 +82,10 @@ void declarevar(Obj *o) {
 	const char *nm = cname(o->name);
 	o->cname = nm;
 	Type *t = o->type ? o->type : types[T_INT];
+	if (tsize(t) > maxTypeSize) { /* Go's error too, at the variable */
+		errorat(o->pos, "type %s larger than address space", typestrq(t, NULL));
+		t = types[T_INT];
+	}
 	const char *comment = xprintf(" /* %s %s:%d */", o->name, fileof(o->pos), o->pos.line);
 	/* escape.c decided whether an address-taken local may stay in the
 	 * frame; a pointer to it is then a pointer into the stack, which only

@@ -702,6 +702,8 @@ bool assignop(Node *n, Type *t, const char *context) {
 
 /* ---------------------------------------------------------------- values */
 
+static Pos startpos(Node *n);
+
 Type *rvalue(Node *n) {
 	Type *t = checkexpr(n);
 	if (n->flags & NF_TYPE) {
@@ -713,7 +715,7 @@ Type *rvalue(Node *n) {
 		return fail(n);
 	}
 	if (n->flags & NF_NOVALUE) {
-		errorat(n->pos, "%s (no value) used as value", exprstr(n));
+		errorat(startpos(n), "%s (no value) used as value", exprstr(n));
 		return fail(n);
 	}
 	if (t && t->kind == T_TUPLE) {
@@ -934,6 +936,10 @@ static Type *typexpr1(Node *n) {
 			Type *et = typexpr(n->b);
 			Type *lt = checkexpr(n->a);
 			int64_t len = 0;
+			if (n->a->flags & (NF_BUILTIN | NF_TYPE | NF_NOVALUE)) { /* [len]int, [T]int, [f()]int */
+				errorat(n->a->pos, "invalid array length %s", exprstr(n->a));
+				return fail(n);
+			}
 			if (bad(lt))
 				return fail(n);
 			if (!n->a->cv) {
@@ -946,7 +952,7 @@ static Type *typexpr1(Node *n) {
 				return fail(n);
 			}
 			i128 v = ctoint(n->a->cv);
-			if (v < 0 || v > ((i128)1 << 40)) {
+			if (v < 0 || v > (i128)INT64_MAX) { /* a size past maxTypeSize is the layout's error */
 				errorat(n->a->pos, "invalid array length %s", exprstr(n->a));
 				return fail(n);
 			}
@@ -2463,13 +2469,13 @@ Type *checkcall(Node *n, bool stmt) {
 	}
 	if (fn->flags & NF_BUILTIN)
 		return checkbuiltin(n, fn->obj->builtin, stmt);
+	if (fn->flags & NF_NOVALUE) { /* f()(): before bad(), which a missing type is */
+		errorat(startpos(fn), "%s (no value) used as value or type", exprstr(fn));
+		return fail(n);
+	}
 	if (bad(ft)) {
 		for (int i = 0; i < n->list.n; i++)
 			checkexpr(n->list.v[i]);
-		return fail(n);
-	}
-	if (fn->flags & NF_NOVALUE) {
-		rvalue(fn);
 		return fail(n);
 	}
 	Type *u = under(ft);
@@ -2597,6 +2603,10 @@ static Type *checkexpr1(Node *n) {
 		return checkcall(n, false);
 	case N_STAR: {
 		Type *t = checkexpr(n->a);
+		if (n->a->flags & NF_NOVALUE) { /* *f() of a call with no value */
+			errorat(startpos(n->a), "%s (no value) used as value or type", exprstr(n->a));
+			return fail(n);
+		}
 		if (bad(t))
 			return fail(n);
 		if (n->a->flags & NF_TYPE) {

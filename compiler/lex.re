@@ -12,6 +12,7 @@
 
 #include "ast.h"
 #include "parse.h"
+#include "unicode.h"
 
 /*!re2c
 	re2c:define:YYCTYPE = "unsigned char";
@@ -37,7 +38,7 @@
 */
 
 static Pos tokpos(Lexer *lx) {
-	return (Pos){lx->file, lx->line, (int)(lx->tok - lx->linestart) + 1};
+	return (Pos){lx->file, lx->tokline, (int)(lx->tok - lx->toklinestart) + 1};
 }
 
 void lex_init(Lexer *lx, int file, const char *src, size_t len) {
@@ -46,6 +47,48 @@ void lex_init(Lexer *lx, int file, const char *src, size_t len) {
 	lx->lim = lx->src + len; /* src[len] must be NUL: the sentinel */
 	lx->file = file;
 	lx->line = 1;
+	/* a byte order mark first is skipped, as Go does (editors on Windows
+	 * write one); anywhere else it is an error (identchars) */
+	if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
+		lx->cur = lx->linestart = lx->src + 3;
+}
+
+static int32_t utf8dec(const unsigned char **pp, const unsigned char *e);
+
+/* An identifier's runes past ASCII, as Go's scanner checks them: valid
+ * UTF-8, no byte order mark, letters (digits after the first rune).  The
+ * rule that matched the identifier takes any byte past 0x7F as a letter,
+ * so the check is here. */
+static void identchars(Lexer *lx) {
+	const unsigned char *p = lx->tok;
+	while (p < lx->cur) {
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		Pos at = {lx->file, lx->line, (int)(p - lx->linestart) + 1};
+		const unsigned char *q = p;
+		int32_t r = utf8dec(&q, lx->cur);
+		if (r < 0) {
+			errorat(at, "invalid UTF-8 encoding");
+			return;
+		}
+		char u[5] = {0};
+		memcpy(u, p, (size_t)(q - p));
+		if (r == 0xFEFF) {
+			errorat(at, "invalid BOM in the middle of the file");
+			return;
+		}
+		if (p == lx->tok && unidigit(r)) {
+			errorat(at, "identifier cannot begin with digit U+%04X '%s'", (unsigned)r, u);
+			return;
+		}
+		if (!uniletter(r) && !unidigit(r)) {
+			errorat(at, "invalid character U+%04X '%s' in identifier", (unsigned)r, u);
+			return;
+		}
+		p = q;
+	}
 }
 
 static bool needsemi(int last) {
@@ -356,6 +399,8 @@ static int scan(Lexer *lx, Token *t) {
 	int op;
 loop:
 	lx->tok = lx->cur;
+	lx->tokline = lx->line;
+	lx->toklinestart = lx->linestart;
 	t->s = NULL;
 	t->len = 0;
 	t->ival = 0;
@@ -388,6 +433,7 @@ loop:
 	}
 	letter (letter | digit)* {
 		size_t n = (size_t)(lx->cur - lx->tok);
+		identchars(lx);
 		int k = keyword(lx->tok, n);
 		if (k == TK_IDENT) { t->s = internn((const char *)lx->tok, n); t->len = (int)n; }
 		return k;

@@ -14,6 +14,11 @@ typedef struct Token {
 
 typedef struct Lexer {
 	const unsigned char *src, *cur, *mar, *lim, *tok, *linestart;
+	/* line and linestart where tok began: a raw string or a comment
+	 * moves line on while it is scanned, and the token's position is
+	 * where it starts */
+	int tokline;
+	const unsigned char *toklinestart;
 	int file, line;
 	int last;         /* code of the previous token, for semicolon insertion */
 	Pos semipos;      /* where an inserted semicolon (a newline) was */

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "unicode.h"
 #include "config.h"
 #include "emit.h"
 #include "parser.h"
@@ -90,6 +92,15 @@ static char *readfile(const char *path, size_t *len) {
 static int strcmpp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* the .gl files of a directory, sorted (as Go sorts a package's files) */
+/* A gl source file: name.gl, or name.go (gl is Go's syntax, so a Go
+ * program's files build as they are). */
+static bool issource(const char *name) {
+	size_t n = strlen(name);
+	return n > 3 && (!strcmp(name + n - 3, ".gl") || !strcmp(name + n - 3, ".go"));
+}
+
+/* The source files of a package directory, sorted; not hidden files and
+ * not tests (name_test.gl, name_test.go: go build leaves them out too). */
 static Vec dirfiles(const char *dir) {
 	Vec v = {0};
 	DIR *d = opendir(dir);
@@ -98,7 +109,7 @@ static Vec dirfiles(const char *dir) {
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
-		if (n > 3 && !strcmp(e->d_name + n - 3, ".gl") && e->d_name[0] != '.')
+		if (issource(e->d_name) && e->d_name[0] != '.' && !(n > 8 && !strncmp(e->d_name + n - 8, "_test.g", 7)))
 			vpush(&v, xprintf("%s/%s", dir, e->d_name));
 	}
 	closedir(d);
@@ -147,6 +158,46 @@ static bool parsefiles(Package *p, Vec *files) {
 
 static Vec loading; /* import cycle detection */
 
+/* Whether path may be imported, with Go's error (module mode) if not:
+ * no characters Go forbids, not relative or absolute, no empty, "." or
+ * ".." element.  (A path such as "./fmt" used to load fmt a second time
+ * under another name, and the link failed.) */
+static bool importpathok(const char *path, Pos pos) {
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		if (*c <= ' ' || *c == 0x7f || strchr("!\"#$%&'()*,:;<=>?[\\]^`{|}", *c)) {
+			errorat(pos, "invalid import path: \"%s\"", path);
+			return false;
+		}
+	if (!*path) {
+		errorat(pos, "invalid import path: \"\"");
+		return false;
+	}
+	if (!strcmp(path, ".") || !strcmp(path, "..") || !strncmp(path, "./", 2) || !strncmp(path, "../", 3)) {
+		errorat(pos, "\"%s\" is relative, but relative import paths are not supported in module mode", path);
+		return false;
+	}
+	if (path[0] == '/') {
+		errorat(pos, "\"%s\" is not a package path; see 'go help packages'", path);
+		return false;
+	}
+	const char *why = NULL;
+	size_t n = strlen(path);
+	if (path[n - 1] == '/')
+		why = "trailing slash";
+	else if (strstr(path, "//"))
+		why = "double slash";
+	for (const char *e = path; !why && *e; e = strchr(e, '/') ? strchr(e, '/') + 1 : e + strlen(e)) {
+		size_t len = strcspn(e, "/");
+		if ((len == 1 && e[0] == '.') || (len == 2 && e[0] == '.' && e[1] == '.'))
+			why = xprintf("invalid path element \"%.*s\"", (int)len, e);
+	}
+	if (why) {
+		errorat(pos, "malformed import path \"%s\": %s", path, why);
+		return false;
+	}
+	return true;
+}
+
 Package *importpackage(const char *path, Pos pos) {
 	if (!strcmp(path, "unsafe"))
 		return unsafepkg;
@@ -160,10 +211,8 @@ Package *importpackage(const char *path, Pos pos) {
 			errorat(pos, "import cycle not allowed");
 			return NULL;
 		}
-	if (!*path || strstr(path, "..") || path[0] == '/' || strchr(path, '\\') || strchr(path, ' ')) {
-		errorat(pos, "invalid import path: \"%s\"", path);
+	if (!importpathok(path, pos))
 		return NULL;
-	}
 	char dir[PATH_MAX + 256];
 	snprintf(dir, sizeof dir, "%s/%s", rootstd, path);
 	Vec files = dirfiles(dir);
@@ -324,12 +373,82 @@ static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo) {
 	return failed;
 }
 
+static const char usagetext[] =
+	"usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [file.gl... | dir]\n"
+	"       glc run [-work] [-x] [-m] file.gl... | dir [arguments...]\n"
+	"       glc env [NAME...]\n"
+	"       glc version\n"
+	"       glc help [build | run | env | environment | gldebug]\n";
+
 static int usage(void) {
-	fputs("usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] file.gl... | dir\n"
-	      "       glc run [-work] file.gl... | dir [arguments...]\n"
-	      "       glc version\n"
-	      "       glc env\n",
-	      stderr);
+	fputs(usagetext, stderr);
+	return 2;
+}
+
+/* glc help TOPIC: what each says (the README says the same at more
+ * length). */
+static const struct {
+	const char *topic, *text;
+} helptexts[] = {
+	{"build",
+	 "glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [file.gl... | dir]\n\n"
+	 "Compiles package main from the files named (.gl or .go), or from the .gl and .go files of a\n"
+	 "directory (not *_test files; default: the current directory), into an executable named after\n"
+	 "the first file or the directory, or -o's name (a directory, or a name ending in /, gets the\n"
+	 "default name inside it; missing directories are made).  Exit 1 on compile errors (file:line:col:\n"
+	 "message), 2 on usage errors.\n\n"
+	 "  -work   keep the generated C and print where (WORK=dir)\n"
+	 "  -x      print the commands\n"
+	 "  -m      print the escape analysis's decisions, as Go's -gcflags=-m\n"
+	 "  -O0..-O2  the C compiler's optimisation (default -O2)\n"},
+	{"run",
+	 "glc run [-work] [-x] [-m] file.gl... | dir [arguments...]\n\n"
+	 "Builds as glc build does, into a temporary directory, and runs the program with the\n"
+	 "arguments; its exit status is glc's.\n"},
+	{"env",
+	 "glc env [NAME...]\n\n"
+	 "Prints where glc finds its runtime and standard library and how it compiles C, as\n"
+	 "NAME=\"value\" lines; with names, only their values, one a line.\n"},
+	{"environment",
+	 "For glc:\n"
+	 "  GLROOT      the install root (include/gl, lib/gl, share/gl/stdlib); default: beside glc\n"
+	 "  GLCACHE     the package cache (default ~/.cache/gl); off: no cache\n"
+	 "  GLCC        the C compiler for generated code (default: the one gl was built with)\n"
+	 "  TMPDIR      where work directories go\n"
+	 "For programs (Go's knobs with a GL prefix):\n"
+	 "  GLMAXPROCS  Ps (default: the CPUs in the affinity mask)\n"
+	 "  GLGC        the collector's goal percentage, or off (as GOGC)\n"
+	 "  GLMEMLIMIT  a soft memory limit: n[B|KiB|MiB|GiB|TiB] or off (as GOMEMLIMIT)\n"
+	 "  GLTRACEBACK none|single|all|system|crash (as GOTRACEBACK)\n"
+	 "  GLDEBUG     name=value,... (glc help gldebug)\n"},
+	{"gldebug",
+	 "GLDEBUG=name=value,... (as GODEBUG):\n"
+	 "  schedtrace=ms, scheddetail=1   Go's SCHED lines\n"
+	 "  gctrace=1                      a line per collection, Go's format\n"
+	 "  scavtrace=1                    the scavenger's line per cycle\n"
+	 "  gcstress=N                     a collection every N allocations\n"
+	 "  clobberfree=1, gccheckmark=1   poison freed objects; check marking\n"
+	 "  gcshrinkstackoff=1             collections do not shrink stacks\n"
+	 "  stackforcemove=1 (or N)        move the stack at every function entry and park\n"
+	 "  stacktrace=1                   a line per stack copy\n"
+	 "  asyncpreemptoff=1              no preemption by signal\n"
+	 "  preemptpacing=fixed            suspendG resends SIGURG as Go does\n"
+	 "  cpu.popcnt=off                 bits.OnesCount without POPCNT\n"
+	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1, adaptivestackstart=1\n"},
+};
+
+static int help(int argc, char **argv) {
+	if (argc < 1) {
+		fputs(usagetext, stdout);
+		fputs("\nglc help TOPIC says more; topics: build run env environment gldebug\n", stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof helptexts / sizeof helptexts[0]; i++)
+		if (!strcmp(argv[0], helptexts[i].topic)) {
+			fputs(helptexts[i].text, stdout);
+			return 0;
+		}
+	fprintf(stderr, "glc help %s: unknown help topic; topics: build run env environment gldebug\n", argv[0]);
 	return 2;
 }
 
@@ -345,11 +464,38 @@ typedef struct Opts {
 
 static char workdir[PATH_MAX];
 
+static void rmworkdir(bool keep);
+
+/* Killed (Ctrl-C, kill, a closed terminal): the work directory goes
+ * before glc does, unless -work asked to keep it; then the signal's
+ * default action.  Only async-signal-safe calls here (glc may be inside
+ * malloc): rm -rf in a child, by fork and execve. */
+static bool keepwork;
+
+static void onkill(int sig) {
+	if (!keepwork && workdir[0]) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			char *argv[] = {"rm", "-rf", workdir, NULL};
+			char *envp[] = {NULL};
+			execve("/bin/rm", argv, envp);
+			_exit(127);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static void mkworkdir(void) {
 	const char *tmp = getenv("TMPDIR");
 	snprintf(workdir, sizeof workdir, "%s/glc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(workdir))
 		fatal("cannot create a work directory: %s", strerror(errno));
+	signal(SIGINT, onkill);
+	signal(SIGTERM, onkill);
+	signal(SIGHUP, onkill);
 }
 
 static void rmworkdir(bool keep) {
@@ -418,10 +564,10 @@ static int compile(Opts *o, const char *exe) {
 	} else {
 		for (int i = 0; i < o->inputs.n; i++) {
 			const char *f = o->inputs.v[i];
-			size_t n = strlen(f);
-			if (n < 4 || strcmp(f + n - 3, ".gl")) {
-				fprintf(stderr, "glc: %s: not a .gl file\n", f);
-				return 2;
+			if (!issource(f)) {
+				fprintf(stderr, isfile(f) ? "glc: %s: not a .gl or .go file\n" :
+				                "glc: %s: no such file or directory\n", f);
+				return isfile(f) ? 2 : 1;
 			}
 			if (!isfile(f)) {
 				fprintf(stderr, "glc: %s: no such file\n", f);
@@ -435,9 +581,10 @@ static int compile(Opts *o, const char *exe) {
 	vpush(&loading, mainpkg);
 	parsefiles(mainpkg, &files);
 	flusherrors();
-	if (strcmp(mainpkg->name, "main")) {
-		fprintf(stderr, "glc: %s: package %s is not a main package\n", (char *)files.v[0], mainpkg->name);
-		return 1;
+	if (strcmp(mainpkg->name, "main")) { /* at the package clause, as a compile error */
+		Node *f0 = mainpkg->files.v[0];
+		errorat(f0->pos, "package %s is not a main package", mainpkg->name);
+		flusherrors();
 	}
 	checkpackage(mainpkg);
 	loading.n--;
@@ -582,7 +729,7 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 				return usage();
 			o->out = argv[i];
 		} else if (!strcmp(a, "-work") || !strcmp(a, "-keep-c")) {
-			o->work = true;
+			o->work = keepwork = true;
 		} else if (!strcmp(a, "-x")) {
 			o->x = true;
 		} else if (!strcmp(a, "-m")) {
@@ -598,7 +745,8 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 	for (; i < argc; i++) {
 		const char *a = argv[i];
 		size_t n = strlen(a);
-		bool src = (n > 3 && !strcmp(a + n - 3, ".gl")) || (!o->inputs.n && isdir(a));
+		(void)n;
+		bool src = issource(a) || (!o->inputs.n && isdir(a));
 		if (run && o->inputs.n && !src) {
 			/* the rest are the program's arguments */
 			for (; i < argc; i++)
@@ -615,35 +763,104 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 	return 0;
 }
 
+/* The default executable name: the first file's without .gl or .go, or
+ * the directory's own name (go build's rule), a.out if there is none. */
+static const char *defaultexe(const char *first) {
+	if (isdir(first)) {
+		char abs[PATH_MAX];
+		if (!realpath(first, abs) || !strcmp(abs, "/"))
+			return "a.out";
+		return xstrdup(strrchr(abs, '/') + 1);
+	}
+	char *base = xstrdup(strrchr(first, '/') ? strrchr(first, '/') + 1 : first);
+	if (issource(base))
+		base[strlen(base) - 3] = 0;
+	return *base ? base : "a.out";
+}
+
+/* The output of glc build: -o's name, with go build's rules — a directory
+ * (existing, or named with a trailing /) gets the default name inside
+ * it, and missing directories on the way are made.  NULL, said why, if
+ * they cannot be. */
+static const char *outputname(Opts *o) {
+	const char *def = defaultexe(o->inputs.v[0]);
+	if (!o->out) {
+		if (isdir(def)) { /* glc build proj, beside proj/: go build's error */
+			fprintf(stderr, "glc: build output \"%s\" already exists and is a directory\n", def);
+			return NULL;
+		}
+		return def;
+	}
+	const char *out = o->out;
+	size_t n = strlen(out);
+	if (n > 0 && (out[n - 1] == '/' || isdir(out)))
+		out = xprintf("%s%s%s", out, out[n - 1] == '/' ? "" : "/", def);
+	char *dir = xstrdup(out);
+	for (char *p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = 0;
+		if (!isdir(dir) && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "glc: cannot make the directory %s for -o %s: %s\n", dir, o->out, strerror(errno));
+			return NULL;
+		}
+		*p = '/';
+	}
+	return out;
+}
+
+/* glc env [NAME...]: every setting as NAME="value", or the values of the
+ * names asked for, one a line (as go env). */
+static int env(int argc, char **argv) {
+	const char *root = getenv("GLROOT");
+	const char *cc = getenv("GLCC");
+	const char *vars[][2] = {
+		{"GLROOT", root && *root ? root : ""},
+		{"GLROOT_INCLUDE", rootinc},
+		{"GLROOT_LIB", rootlib},
+		{"GLROOT_STDLIB", rootstd},
+		{"GLCACHE", cachedir() ? cachedir() : "off"},
+		{"GLCC", cc && *cc ? cc : GL_CC},
+		{"GLCFLAGS", GL_CFLAGS},
+		{"GLOS", "linux"},
+		{"GLARCH", "amd64"},
+	};
+	size_t n = sizeof vars / sizeof vars[0];
+	if (argc == 0) {
+		for (size_t i = 0; i < n; i++)
+			printf("%s=\"%s\"\n", vars[i][0], vars[i][1]);
+		return 0;
+	}
+	for (int a = 0; a < argc; a++) {
+		size_t i = 0;
+		while (i < n && strcmp(argv[a], vars[i][0]))
+			i++;
+		printf("%s\n", i < n ? vars[i][1] : ""); /* go env prints an empty line for an unknown name */
+	}
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	if (argc < 2)
 		return usage();
 	const char *cmd = argv[1];
 	findroot();
+	unicodetables = xprintf("%s/unicode/tables.gl", rootstd); /* identifiers' letters */
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "-version") || !strcmp(cmd, "--version")) {
 		printf("%s linux/amd64\n", GL_VERSION);
 		return 0;
 	}
-	if (!strcmp(cmd, "env")) {
-		printf("GLROOT_INCLUDE=\"%s\"\nGLROOT_LIB=\"%s\"\nGLROOT_STDLIB=\"%s\"\nGLCC=\"%s\"\nGLCFLAGS=\"%s\"\nGLOS=\"linux\"\nGLARCH=\"amd64\"\n",
-		       rootinc, rootlib, rootstd, getenv("GLCC") ? getenv("GLCC") : GL_CC, GL_CFLAGS);
-		return 0;
-	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "-help") || !strcmp(cmd, "--help"))
+		return help(argc - 2, argv + 2);
+	if (!strcmp(cmd, "env"))
+		return env(argc - 2, argv + 2);
 	Opts o = {0};
 	if (!strcmp(cmd, "build")) {
 		if (parseopts(argc - 2, argv + 2, &o, false))
 			return 2;
-		const char *exe = o.out;
-		if (!exe) {
-			const char *first = o.inputs.n ? o.inputs.v[0] : "a.gl";
-			char *base = xstrdup(strrchr(first, '/') ? strrchr(first, '/') + 1 : first);
-			size_t n = strlen(base);
-			if (n > 3 && !strcmp(base + n - 3, ".gl"))
-				base[n - 3] = 0;
-			if (!*base || isdir(first))
-				base = "a.out";
-			exe = base;
-		}
+		if (!o.inputs.n)
+			vpush(&o.inputs, "."); /* go build: the current directory */
+		const char *exe = outputname(&o);
+		if (!exe)
+			return 1;
 		int rc = compile(&o, exe);
 		rmworkdir(o.work || rc == 3);
 		return rc;

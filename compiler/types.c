@@ -429,7 +429,11 @@ void layout(Type *t) {
 	case T_SLICE: t->size = 24; t->align = 8; break;
 	case T_ARRAY:
 		layout(t->elem);
-		t->size = t->elem->size * t->len;
+		/* saturated: past maxTypeSize a size is only "too large" */
+		if (t->elem->size != 0 && t->len > maxTypeSize / t->elem->size)
+			t->size = maxTypeSize + 1;
+		else
+			t->size = t->elem->size * t->len;
 		t->align = t->elem->align;
 		break;
 	case T_STRUCT:
@@ -443,6 +447,8 @@ void layout(Type *t) {
 			off = (off + a - 1) / a * a;
 			f->offset = off;
 			off += f->type->size;
+			if (off > maxTypeSize)
+				off = maxTypeSize + 1; /* saturated, as arrays */
 			if (a > al)
 				al = a;
 			last = f;

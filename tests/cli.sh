@@ -1,0 +1,79 @@
+#!/bin/sh
+# tests/cli.sh — glc's command line as a Go programmer expects it: help
+# and its topics, env NAME, build with no argument or a directory (the
+# executable named after it), -o into directories (made if missing), .go
+# files, clear one-line errors for missing inputs and non-main packages,
+# and a killed glc leaving no work directory behind.
+. "$(dirname "$0")/testlib.sh"
+
+# expect NAME STATUS PATTERN CMD...: CMD exits with STATUS and its output
+# (stdout and stderr) has a line matching the grep pattern
+expect() {
+	name=$1 want=$2 pat=$3
+	shift 3
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		fail "$name: exit $rc, want $want"
+		sed 's/^/    /' "$tmp/out" | head -5
+	elif ! grep -q -e "$pat" "$tmp/out"; then
+		fail "$name: no line matching '$pat'"
+		sed 's/^/    /' "$tmp/out" | head -5
+	else
+		echo "ok   $name"
+	fi
+}
+
+expect "help" 0 "glc help TOPIC says more" "$GLC" help
+expect "-h" 0 "^usage: glc build" "$GLC" -h
+expect "help build" 0 "missing directories are made" "$GLC" help build
+expect "help environment" 0 "GLMEMLIMIT" "$GLC" help environment
+expect "help gldebug" 0 "stackforcemove" "$GLC" help gldebug
+expect "help unknown topic" 2 "unknown help topic" "$GLC" help nosuchtopic
+expect "env NAME" 0 "^/nonexistent/cache$" env GLCACHE=/nonexistent/cache "$GLC" env GLCACHE
+expect "env lists GLCACHE" 0 '^GLCACHE="off"$' env GLCACHE=off "$GLC" env
+expect "env lists GLROOT" 0 '^GLROOT=' "$GLC" env
+
+mkdir -p "$tmp/proj" "$tmp/empty"
+printf 'package main\n\nfunc main() { println("from proj") }\n' >"$tmp/proj/main.go"
+printf 'package main\n\nfunc main() { println("never") }\n' >"$tmp/proj/main_test.go"
+expect "build with no argument: the directory, named after it" 0 "from proj" \
+	sh -c "cd '$tmp/proj' && '$GLC' build && ./proj"
+expect "build DIR: named after it" 0 "from proj" sh -c "cd '$tmp/proj' && '$GLC' build ../proj && ./proj"
+expect "build DIR beside DIR: go build's error" 1 'build output "proj" already exists and is a directory' \
+	sh -c "cd '$tmp' && '$GLC' build proj"
+expect "build -o DIR/: the default name inside" 0 "from proj" \
+	sh -c "cd '$tmp' && '$GLC' build -o outdir/ proj && ./outdir/proj"
+expect "build -o into missing directories" 0 "from proj" \
+	sh -c "cd '$tmp' && '$GLC' build -o a/b/c/prog proj/main.go && ./a/b/c/prog"
+expect "run x.go" 0 "from proj" "$GLC" run "$tmp/proj/main.go"
+expect "run a missing directory" 1 "nodir/: no such file or directory" "$GLC" run "$tmp/nodir/"
+expect "build a directory without sources" 1 "no .gl files" "$GLC" build "$tmp/empty"
+printf 'package lib\n\nfunc F() {}\n' >"$tmp/lib.gl"
+expect "not a main package: file:line:col" 1 "lib.gl:1:9: package lib is not a main package" "$GLC" build "$tmp/lib.gl"
+
+# killed while the C compiler runs: no glc-* directory stays in TMPDIR.  With
+# no cache, fmt's build takes seconds: time to kill glc in the middle.
+mkdir -p "$tmp/work"
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("x") }\n' >"$tmp/fmtprog.gl"
+TMPDIR="$tmp/work" GLCACHE=off "$GLC" build -o "$tmp/fmtprog" "$tmp/fmtprog.gl" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! ls "$tmp/work" 2>/dev/null | grep -q '^glc-'; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if ! ls "$tmp/work" | grep -q '^glc-'; then
+	fail "killed glc: no work directory appeared in 30 s"
+else
+	kill -TERM $pid
+	{ wait $pid; } 2>/dev/null
+	rc=$?
+	sleep 0.5
+	if ls "$tmp/work" | grep -q '^glc-'; then
+		fail "killed glc (exit $rc): its work directory stayed: $(ls "$tmp/work" | grep '^glc-')"
+	else
+		echo "ok   killed glc removes its work directory (exit $rc)"
+	fi
+fi
+exit $status
