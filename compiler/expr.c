@@ -334,6 +334,11 @@ Obj *lookupfieldormethod(Type *T, const char *name, Vec *path, int *kind, bool *
 		T = T->elem;
 		ind = true;
 	}
+	/* a pointer to an interface has neither fields nor methods */
+	if (ind && under(T)->kind == T_INTERFACE) {
+		*kind = 0;
+		return NULL;
+	}
 	Embedded *e0 = xalloc(sizeof *e0);
 	e0->type = T;
 	e0->indirect = ind;
@@ -471,6 +476,11 @@ bool implements(Type *t, Type *iface, const char **why) {
 		return false;
 	completeiface(iu);
 	Type *tu = under(t);
+	if (iu->methods.n && tu->kind == T_POINTER && under(tu->elem)->kind == T_INTERFACE) {
+		if (why)
+			*why = xprintf("%s does not implement %s (type %s is pointer to interface, not interface)", ts(t), ts(iface), ts(t));
+		return false;
+	}
 	for (int i = 0; i < iu->methods.n; i++) {
 		Method *want = iu->methods.v[i];
 		resolvemethod(want);
