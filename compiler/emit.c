@@ -1318,7 +1318,10 @@ static void emitdesc(Type *t) {
 				resolvemethod(e->m);
 				const char *ifn = methodwrapper(t, e->m, &e->path, isdirectiface(t));
 				const char *refl = "0, 0, 0";
-				if (exported(e->m->name)) {
+				/* the reflect entries, unless the program cannot read
+				 * them (reflectmethods); the C of a cached package does
+				 * not depend on the program */
+				if (exported(e->m->name) && (reflectmethods || strcmp(unitpkg->path, "main"))) {
 					Type *ft = methodtype(t, e->m->type);
 					refl = xprintf("%s, %s, (void (*)(void))%s", typedesc(ft), reflectmexpr(t, e->m, ifn, ft),
 						       reflectmvalue(e->m, ifn));

@@ -1319,8 +1319,15 @@ Type *methodtype(Type *recv, Type *sig) {
 	return t;
 }
 
+bool reflectmethods;
+
 static Type *checkselector(Node *n) {
 	Node *x = n->a;
+	/* reflect reaches a method's Method.Func and method value only from
+	 * Type.Method/MethodByName and Value.Method/MethodByName: a program
+	 * that names neither (of any type, outside reflect) never reads them */
+	if ((!strcmp(n->name, "Method") || !strcmp(n->name, "MethodByName")) && curpkg && strcmp(curpkg->path, "reflect"))
+		reflectmethods = true;
 	/* a qualified identifier pkg.Name */
 	if (x->kind == N_IDENT) {
 		Obj *po = lookup(curscope, x->name);
