@@ -836,7 +836,8 @@ static Vec methodset(Type *t) {
 
 /* The function an itab slot holds for method m of t: it receives the
  * interface's data word (the value itself for pointer-shaped types, else a
- * pointer to a boxed copy), follows embedded fields and calls the method. */
+ * pointer to a boxed copy), follows embedded fields and calls the method;
+ * or the method itself when it takes the word as it is. */
 static PtrMap wrapperbykey; /* type key, method and directness → the unit's wrapper */
 
 const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
@@ -846,6 +847,13 @@ const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
 	const char *done = pmget(&wrapperbykey, key);
 	if (done)
 		return done;
+	/* a method of *T declared on *T takes the data word as it is, in the
+	 * same C parameter: the itab holds the method itself, as Go's does */
+	if (direct && m->ptrrecv && m->fn && (!path || !path->n) && t->kind == T_POINTER) {
+		const char *fn = funcsym(m->fn);
+		pmput(&wrapperbykey, key, (void *)fn);
+		return fn;
+	}
 	Type *sig = m->type;
 	const char *name = unitname(xprintf("glwrap_%s__%s", typerealname(t), gident(m->name)));
 	pmput(&wrapperbykey, key, (void *)name);
