@@ -38,6 +38,9 @@ enum { RANGE_ARRAY = 1, RANGE_PTRARRAY, RANGE_SLICE, RANGE_STRING, RANGE_MAP, RA
 
 extern Package *curpkg;
 extern Vec allpackages;   /* dependency order, main last */
+/* Some package other than reflect selects a Method or MethodByName: reflect
+ * may read the method tables' entries for Method.Func and Value.Method. */
+extern bool reflectmethods;
 
 /* driver hooks */
 Package *importpackage(const char *path, Pos pos); /* main.c: load, parse, check */

@@ -2272,8 +2272,8 @@ static const char *methodvalue(Node *n) {
 	const char *wname = unitname(xprintf("glmv_%s__%s", fn->cname, gident(n->name)));
 	const char *params = cparams(sig, "GlFunc *ctx", NULL, 0, 0, true), *pl = cargs(sig, 0, 0);
 	const char *rc = cresult(sig);
-	bprintf(&gdecls, "static %s %s(%s);\n", rc, wname, params);
 	Buf body = {0};
+	bprintf(&body, "static %s %s(%s);\n", rc, wname, params);
 	bprintf(&body, "/* the method value %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t%s *c = (%s *)ctx;\n", exprstr(n), rc,
 		wname, params, wrapperentry(wname), ctype(ct), ctype(ct));
 	if (iface) {
@@ -2285,7 +2285,9 @@ static const char *methodvalue(Node *n) {
 		bprintf(&body, "\t%s%s(g%s, %s%s);\n}\n", mode == R_DIRECT ? "return " : "", funcsym(m->fn),
 			mode == R_OUT ? ", out" : "", r, pl);
 	}
+	int64_t at = helperstart();
 	bput(&gdecls, bstr(&body));
+	helperend(wname, at, NULL);
 	const char *c = temp(anyfunc());
 	pcline();
 	callto(c, xprintf("newobject(%s)", typedesc(ct)));
@@ -2302,12 +2304,14 @@ static const char *ifacemethodexpr(Node *n, const char *wname, const char *rc, c
 	Method *m = n->meth;
 	resolvemethod(m);
 	const char *ret = mode == R_DIRECT ? xprintf("return (%s){0};", rc) : "return;";
+	int64_t at = helperstart();
 	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n"
 		"\tif (!%s.tab) { gl_panicnil(g); %s }\n",
 		rc, wname, params, exprstr(n), rc, wname, params, wrapperentry(wname), iv, ret);
 	bprintf(&gdecls, "\t%s((%s)((const GlItab *)%s.tab)->fun[%d])(g%s, %s.data%s);\n}\n", mode == R_DIRECT ? "return " : "",
 		fncast(m->type, 2), iv, imethodindex(it, m->name), mode == R_OUT ? ", out" : "", iv, pl);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
+	helperend(wname, at, xprintf("%s__fv", wname));
 	return xprintf("((GlFunc *)&%s__fv)", wname);
 }
 
@@ -2344,9 +2348,11 @@ static const char *methodexpr(Node *n) {
 		recv = bypointer(cur) ? xprintf("&%s", e) : e;
 	const char *call = xprintf("%s%s(g%s, %s%s);", mode == R_DIRECT ? "return " : "", funcsym(m->fn),
 		mode == R_OUT ? ", out" : "", recv, pl);
+	int64_t at = helperstart();
 	bprintf(&gdecls, "static %s %s(%s);\n/* the method expression %s */\nGL_WRAPPER static %s %s(%s) {\n%s\t(void)ctx;\n\t%s\n}\n",
 		rc, wname, params, exprstr(n), rc, wname, params, wrapperentry(wname), call);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
+	helperend(wname, at, xprintf("%s__fv", wname));
 	return xprintf("((GlFunc *)&%s__fv)", wname);
 }
 
@@ -2708,8 +2714,9 @@ static void deferorgo(Node *n, bool isgo) {
 		bprintf(&body, "\t%s(%s);\n", target, bstr(&a));
 	}
 	bprintf(&body, "}\n");
-	bprintf(&gprotos, "static void %s(G *g, GlFunc *ctx);\n", name);
+	int64_t at = helperstart();
 	bput(&gdecls, bstr(&body));
+	helperend(name, at, NULL);
 	/* the record, filled now */
 	const char *d = temp(ptrto(rec));
 	pcline();

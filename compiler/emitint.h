@@ -89,6 +89,8 @@ const char *fileof(Pos p);
 const char *abspathof(Pos p);
 void declareglobal(Obj *o);          /* extern declaration of another package's variable */
 const char *wrapperentry(const char *name); /* a wrapper's entry pc record (hidden in tracebacks) */
+int64_t helperstart(void);                  /* a static helper's text in gdecls begins here, */
+void helperend(const char *name, int64_t start, const char *alias); /* and ends here: name (and alias) */
 int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off); /* fills bits; returns ptrdata */
 extern Buf gdecls;          /* globals, helpers and wrappers emitted on the way */
 extern Buf gfuncs;          /* function bodies */

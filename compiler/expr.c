@@ -334,6 +334,11 @@ Obj *lookupfieldormethod(Type *T, const char *name, Vec *path, int *kind, bool *
 		T = T->elem;
 		ind = true;
 	}
+	/* a pointer to an interface has neither fields nor methods */
+	if (ind && under(T)->kind == T_INTERFACE) {
+		*kind = 0;
+		return NULL;
+	}
 	Embedded *e0 = xalloc(sizeof *e0);
 	e0->type = T;
 	e0->indirect = ind;
@@ -471,6 +476,11 @@ bool implements(Type *t, Type *iface, const char **why) {
 		return false;
 	completeiface(iu);
 	Type *tu = under(t);
+	if (iu->methods.n && tu->kind == T_POINTER && under(tu->elem)->kind == T_INTERFACE) {
+		if (why)
+			*why = xprintf("%s does not implement %s (type %s is pointer to interface, not interface)", ts(t), ts(iface), ts(t));
+		return false;
+	}
 	for (int i = 0; i < iu->methods.n; i++) {
 		Method *want = iu->methods.v[i];
 		resolvemethod(want);
@@ -1315,8 +1325,15 @@ Type *methodtype(Type *recv, Type *sig) {
 	return t;
 }
 
+bool reflectmethods;
+
 static Type *checkselector(Node *n) {
 	Node *x = n->a;
+	/* reflect reaches a method's Method.Func and method value only from
+	 * Type.Method/MethodByName and Value.Method/MethodByName: a program
+	 * that names neither (of any type, outside reflect) never reads them */
+	if ((!strcmp(n->name, "Method") || !strcmp(n->name, "MethodByName")) && curpkg && strcmp(curpkg->path, "reflect"))
+		reflectmethods = true;
 	/* a qualified identifier pkg.Name */
 	if (x->kind == N_IDENT) {
 		Obj *po = lookup(curscope, x->name);

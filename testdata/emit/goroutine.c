@@ -33,7 +33,6 @@ _Static_assert(sizeof(struct glarray2_struct_c_elem) == 32, "layout of [2]struct
 
 /* ---- prototypes ---- */
 GL_FUNC void main_worker(G *g, int64_t p0, GlChan * p1, GlChan * p2);
-static void glgo1(G *g, GlFunc *ctx);
 GL_FUNC void main_main(G *g);
 GL_FUNC static void main_main_func1(G *g, GlFunc *ctx);
 

@@ -29,12 +29,6 @@ GL_FUNC int64_t main_Square_Area(G *g, struct main_Square * recv);
 GL_FUNC int64_t main_total(G *g, const GlSlice *p0);
 GL_FUNC GlString main_describe(G *g, GlIface p0);
 GL_FUNC void main_main(G *g);
-static int64_t glwrap_ptr_main_Square__Area(G *g, void *data);
-static int64_t glwrap_main_Point__Area(G *g, void *data);
-static int64_t glwrap_ptr_main_Point__Area(G *g, void *data);
-static int64_t glwrap_ptr_main_Shape__Area(G *g, void *data);
-static int64_t glwrap_main_Point__Area_2(G *g, void *data);
-static int64_t glwrap_ptr_main_Square__Area_2(G *g, void *data);
 
 /* ---- type descriptors and itabs (defined at the end) ---- */
 extern const GlType gltype_ptr_main_Square __asm__("gltype_19a9ec6a8ddb54c9") __attribute__((weak)); /* *main.Square */
@@ -48,80 +42,23 @@ extern const struct glitab_main_Point__main_Shape_t { GlItab h; void (*fun[1])(v
 extern const GlType gltype_main_Square __asm__("gltype_e248b21b73b556a1") __attribute__((weak)); /* main.Square */
 extern const struct glitab_ptr_main_Square__main_Shape_t { GlItab h; void (*fun[1])(void); } glitab_ptr_main_Square__main_Shape __asm__("glitab_8df6328a628c8540") __attribute__((weak)); /* *main.Square, main.Shape */
 extern const GlType gltype_ptr_main_Point __asm__("gltype_ecc2a64d85bfb22c") __attribute__((weak)); /* *main.Point */
-extern const GlType gltype_func_ptr_main_Square_ret_int __asm__("gltype_9df90a90b06e98b9") __attribute__((weak)); /* func(*main.Square) int */
 extern const GlType gltype_func_ret_int __asm__("gltype_a5346c65977fc28d") __attribute__((weak)); /* func() int */
 extern const GlType gltype_ptr_main_Shape __asm__("gltype_bc85c60be61bf177") __attribute__((weak)); /* *main.Shape */
 extern const GlType gltype_int __asm__("gltype_2b9fff192bd4c83e") __attribute__((weak)); /* int */
-extern const GlType gltype_func_main_Point_ret_int __asm__("gltype_e3d4b87858425876") __attribute__((weak)); /* func(main.Point) int */
-extern const GlType gltype_func_ptr_main_Point_ret_int __asm__("gltype_7d95cf1d3392d87e") __attribute__((weak)); /* func(*main.Point) int */
-extern const GlType gltype_func_ptr_main_Shape_ret_int __asm__("gltype_dfc315e893327ca7") __attribute__((weak)); /* func(*main.Shape) int */
 
 /* ---- package variables ---- */
 
 /* ---- wrappers and constant data ---- */
-/* main.Square.Area for an interface holding *main.Square */
-GL_WRAPPER static int64_t glwrap_ptr_main_Square__Area(G *g, void *data) {
-	GL_PCLINE(glwrap_ptr_main_Square__Area__info, 0);
-	return main_Square_Area(g, ((struct main_Square *)data));
-}
-static int64_t glrmv_ptr_main_Square__Area(G *g, GlFunc *ctx);
-/* the method value of Area for reflect */
-GL_WRAPPER static int64_t glrmv_ptr_main_Square__Area(G *g, GlFunc *ctx) {
-	GL_PCLINE(glrmv_ptr_main_Square__Area__info, 0);
-	return ((int64_t (*)(G *, void *))glwrap_ptr_main_Square__Area)(g, ((void *const *)ctx)[1]);
-}
-static int64_t glrme_ptr_main_Square__Area(G *g, GlFunc *ctx, struct main_Square * p0);
-/* *main.Square.Area for reflect's Method.Func */
-GL_WRAPPER static int64_t glrme_ptr_main_Square__Area(G *g, GlFunc *ctx, struct main_Square * p0) {
-	GL_PCLINE(glrme_ptr_main_Square__Area__info, 0);
-	(void)ctx;
-	return ((int64_t (*)(G *, void *))glwrap_ptr_main_Square__Area)(g, ((void *)p0));
-}
-static const GlFunc glrme_ptr_main_Square__Area__fv = {(void (*)(void))glrme_ptr_main_Square__Area};
 /* main.Point.Area for an interface holding main.Point */
 GL_WRAPPER static int64_t glwrap_main_Point__Area(G *g, void *data) {
 	GL_PCLINE(glwrap_main_Point__Area__info, 0);
 	return main_Point_Area(g, (*(struct main_Point *)data));
 }
-static int64_t glrmv_main_Point__Area(G *g, GlFunc *ctx);
-/* the method value of Area for reflect */
-GL_WRAPPER static int64_t glrmv_main_Point__Area(G *g, GlFunc *ctx) {
-	GL_PCLINE(glrmv_main_Point__Area__info, 0);
-	return ((int64_t (*)(G *, void *))glwrap_main_Point__Area)(g, ((void *const *)ctx)[1]);
-}
-static int64_t glrme_main_Point__Area(G *g, GlFunc *ctx, struct main_Point p0);
-/* main.Point.Area for reflect's Method.Func */
-GL_WRAPPER static int64_t glrme_main_Point__Area(G *g, GlFunc *ctx, struct main_Point p0) {
-	GL_PCLINE(glrme_main_Point__Area__info, 0);
-	(void)ctx;
-	return ((int64_t (*)(G *, void *))glwrap_main_Point__Area)(g, ((void *)&p0));
-}
-static const GlFunc glrme_main_Point__Area__fv = {(void (*)(void))glrme_main_Point__Area};
 /* main.Point.Area for an interface holding *main.Point */
 GL_WRAPPER static int64_t glwrap_ptr_main_Point__Area(G *g, void *data) {
 	GL_PCLINE(glwrap_ptr_main_Point__Area__info, 0);
 	if (!((struct main_Point *)data)) { gl_panicnil(g); return (int64_t){0}; }
 	return main_Point_Area(g, (*((struct main_Point *)data)));
-}
-static int64_t glrmv_ptr_main_Point__Area(G *g, GlFunc *ctx);
-/* the method value of Area for reflect */
-GL_WRAPPER static int64_t glrmv_ptr_main_Point__Area(G *g, GlFunc *ctx) {
-	GL_PCLINE(glrmv_ptr_main_Point__Area__info, 0);
-	return ((int64_t (*)(G *, void *))glwrap_ptr_main_Point__Area)(g, ((void *const *)ctx)[1]);
-}
-static int64_t glrme_ptr_main_Point__Area(G *g, GlFunc *ctx, struct main_Point * p0);
-/* *main.Point.Area for reflect's Method.Func */
-GL_WRAPPER static int64_t glrme_ptr_main_Point__Area(G *g, GlFunc *ctx, struct main_Point * p0) {
-	GL_PCLINE(glrme_ptr_main_Point__Area__info, 0);
-	(void)ctx;
-	return ((int64_t (*)(G *, void *))glwrap_ptr_main_Point__Area)(g, ((void *)p0));
-}
-static const GlFunc glrme_ptr_main_Point__Area__fv = {(void (*)(void))glrme_ptr_main_Point__Area};
-/* reflect's Value.Call of func(*main.Square) int */
-GL_WRAPPER static void gltype_func_ptr_main_Square_ret_int__call(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {
-	GL_PCLINE(gltype_func_ptr_main_Square_ret_int__call__info, 0);
-	(void)a, (void)r, (void)s;
-	*(int64_t *)r[0] = ((int64_t (*)(G *, GlFunc *, struct main_Square *))f->fn)(g, f, *(const struct main_Square * *)a[0]);
 }
 /* reflect's Value.Call of func() int */
 GL_WRAPPER static void gltype_func_ret_int__call(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {
@@ -129,74 +66,9 @@ GL_WRAPPER static void gltype_func_ret_int__call(G *g, GlFunc *f, void *const *a
 	(void)a, (void)r, (void)s;
 	*(int64_t *)r[0] = ((int64_t (*)(G *, GlFunc *))f->fn)(g, f);
 }
-/* the method Area of embedded main.Shape, for *main.Shape */
-GL_WRAPPER static int64_t glwrap_ptr_main_Shape__Area(G *g, void *data) {
-	GL_PCLINE(glwrap_ptr_main_Shape__Area__info, 0);
-	GlIface i = (*((GlIface *)data));
-	if (!i.tab) { gl_panicnil(g); return (int64_t){0}; }
-	return ((int64_t (*)(G *, void *))((const GlItab *)i.tab)->fun[0])(g, i.data);
-}
-static int64_t glrmv_ptr_main_Shape__Area(G *g, GlFunc *ctx);
-/* the method value of Area for reflect */
-GL_WRAPPER static int64_t glrmv_ptr_main_Shape__Area(G *g, GlFunc *ctx) {
-	GL_PCLINE(glrmv_ptr_main_Shape__Area__info, 0);
-	return ((int64_t (*)(G *, void *))glwrap_ptr_main_Shape__Area)(g, ((void *const *)ctx)[1]);
-}
-static int64_t glrme_ptr_main_Shape__Area(G *g, GlFunc *ctx, GlIface * p0);
-/* *main.Shape.Area for reflect's Method.Func */
-GL_WRAPPER static int64_t glrme_ptr_main_Shape__Area(G *g, GlFunc *ctx, GlIface * p0) {
-	GL_PCLINE(glrme_ptr_main_Shape__Area__info, 0);
-	(void)ctx;
-	return ((int64_t (*)(G *, void *))glwrap_ptr_main_Shape__Area)(g, ((void *)p0));
-}
-static const GlFunc glrme_ptr_main_Shape__Area__fv = {(void (*)(void))glrme_ptr_main_Shape__Area};
-/* reflect's Value.Call of func(main.Point) int */
-GL_WRAPPER static void gltype_func_main_Point_ret_int__call(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {
-	GL_PCLINE(gltype_func_main_Point_ret_int__call__info, 0);
-	(void)a, (void)r, (void)s;
-	*(int64_t *)r[0] = ((int64_t (*)(G *, GlFunc *, struct main_Point))f->fn)(g, f, *(const struct main_Point *)a[0]);
-}
-/* reflect's Value.Call of func(*main.Point) int */
-GL_WRAPPER static void gltype_func_ptr_main_Point_ret_int__call(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {
-	GL_PCLINE(gltype_func_ptr_main_Point_ret_int__call__info, 0);
-	(void)a, (void)r, (void)s;
-	*(int64_t *)r[0] = ((int64_t (*)(G *, GlFunc *, struct main_Point *))f->fn)(g, f, *(const struct main_Point * *)a[0]);
-}
-/* reflect's Value.Call of func(*main.Shape) int */
-GL_WRAPPER static void gltype_func_ptr_main_Shape_ret_int__call(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {
-	GL_PCLINE(gltype_func_ptr_main_Shape_ret_int__call__info, 0);
-	(void)a, (void)r, (void)s;
-	*(int64_t *)r[0] = ((int64_t (*)(G *, GlFunc *, GlIface *))f->fn)(g, f, *(const GlIface * *)a[0]);
-}
-/* main.Point.Area for an interface holding main.Point */
-GL_WRAPPER static int64_t glwrap_main_Point__Area_2(G *g, void *data) {
-	GL_PCLINE(glwrap_main_Point__Area_2__info, 0);
-	return main_Point_Area(g, (*(struct main_Point *)data));
-}
-/* main.Square.Area for an interface holding *main.Square */
-GL_WRAPPER static int64_t glwrap_ptr_main_Square__Area_2(G *g, void *data) {
-	GL_PCLINE(glwrap_ptr_main_Square__Area_2__info, 0);
-	return main_Square_Area(g, ((struct main_Square *)data));
-}
-static const GlFuncInfo glwrap_ptr_main_Square__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glwrap_ptr_main_Square__Area, 0};
-static const GlFuncInfo glrmv_ptr_main_Square__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glrmv_ptr_main_Square__Area, 0};
-static const GlFuncInfo glrme_ptr_main_Square__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glrme_ptr_main_Square__Area, 0};
 static const GlFuncInfo glwrap_main_Point__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glwrap_main_Point__Area, 0};
-static const GlFuncInfo glrmv_main_Point__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glrmv_main_Point__Area, 0};
-static const GlFuncInfo glrme_main_Point__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glrme_main_Point__Area, 0};
 static const GlFuncInfo glwrap_ptr_main_Point__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glwrap_ptr_main_Point__Area, 0};
-static const GlFuncInfo glrmv_ptr_main_Point__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glrmv_ptr_main_Point__Area, 0};
-static const GlFuncInfo glrme_ptr_main_Point__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glrme_ptr_main_Point__Area, 0};
-static const GlFuncInfo gltype_func_ptr_main_Square_ret_int__call__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))gltype_func_ptr_main_Square_ret_int__call, 0};
 static const GlFuncInfo gltype_func_ret_int__call__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))gltype_func_ret_int__call, 0};
-static const GlFuncInfo glwrap_ptr_main_Shape__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glwrap_ptr_main_Shape__Area, 0};
-static const GlFuncInfo glrmv_ptr_main_Shape__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glrmv_ptr_main_Shape__Area, 0};
-static const GlFuncInfo glrme_ptr_main_Shape__Area__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glrme_ptr_main_Shape__Area, 0};
-static const GlFuncInfo gltype_func_main_Point_ret_int__call__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))gltype_func_main_Point_ret_int__call, 0};
-static const GlFuncInfo gltype_func_ptr_main_Point_ret_int__call__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))gltype_func_ptr_main_Point_ret_int__call, 0};
-static const GlFuncInfo gltype_func_ptr_main_Shape_ret_int__call__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))gltype_func_ptr_main_Shape_ret_int__call, 0};
-static const GlFuncInfo glwrap_main_Point__Area_2__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glwrap_main_Point__Area_2, 0};
-static const GlFuncInfo glwrap_ptr_main_Square__Area_2__info __attribute__((used)) = {0, "<autogenerated>", 0, 0, 0, 0, (void (*)(void))glwrap_ptr_main_Square__Area_2, 0};
 
 /* ---- functions ---- */
 
@@ -522,7 +394,7 @@ int main(int argc, char **argv) {
 /* ---- type descriptors ---- */
 static const uint8_t gltype_ptr_main_Square__gc[] = {1};
 static const GlMethod gltype_ptr_main_Square__methods[] = {
-	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))glwrap_ptr_main_Square__Area, &gltype_func_ptr_main_Square_ret_int, &glrme_ptr_main_Square__Area__fv, (void (*)(void))glrmv_ptr_main_Square__Area},
+	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))main_Square_Area, 0, 0, 0},
 };
 __attribute__((weak)) const GlType gltype_ptr_main_Square = { /* *main.Square */
 	.size = 8, .ptrdata = 8, .hash = 1379961033u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
@@ -555,7 +427,7 @@ static const GlStructField gltype_main_Point__fields[] = {
 	{((GlString){(const uint8_t *)"Y", 1}), &gltype_int, 8, 0},
 };
 static const GlMethod gltype_main_Point__methods[] = {
-	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))glwrap_main_Point__Area, &gltype_func_main_Point_ret_int, &glrme_main_Point__Area__fv, (void (*)(void))glrmv_main_Point__Area},
+	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))glwrap_main_Point__Area, 0, 0, 0},
 };
 __attribute__((weak)) const GlType gltype_main_Point = { /* main.Point */
 	.size = 16, .ptrdata = 0, .hash = 1698121284u, .kind = GL_KIND_STRUCT, .align = 8, .tflag = 3,
@@ -600,7 +472,7 @@ __attribute__((weak)) const GlType gltype_main_Square = { /* main.Square */
 };
 static const uint8_t gltype_ptr_main_Point__gc[] = {1};
 static const GlMethod gltype_ptr_main_Point__methods[] = {
-	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))glwrap_ptr_main_Point__Area, &gltype_func_ptr_main_Point_ret_int, &glrme_ptr_main_Point__Area__fv, (void (*)(void))glrmv_ptr_main_Point__Area},
+	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))glwrap_ptr_main_Point__Area, 0, 0, 0},
 };
 __attribute__((weak)) const GlType gltype_ptr_main_Point = { /* *main.Point */
 	.size = 8, .ptrdata = 8, .hash = 1591344748u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
@@ -608,16 +480,6 @@ __attribute__((weak)) const GlType gltype_ptr_main_Point = { /* *main.Point */
 	.elem = &gltype_main_Point, .key = 0, .len = 0, .fields = 0, .methods = gltype_ptr_main_Point__methods, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 1, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
-};
-static const uint8_t gltype_func_ptr_main_Square_ret_int__gc[] = {1};
-static const GlType *const gltype_func_ptr_main_Square_ret_int__in[] = {&gltype_ptr_main_Square};
-static const GlType *const gltype_func_ptr_main_Square_ret_int__out[] = {&gltype_int};
-__attribute__((weak)) const GlType gltype_func_ptr_main_Square_ret_int = { /* func(*main.Square) int */
-	.size = 8, .ptrdata = 8, .hash = 3814336057u, .kind = GL_KIND_FUNC, .align = 8, .tflag = 4,
-	.gcdata = gltype_func_ptr_main_Square_ret_int__gc, .str = ((GlString){(const uint8_t *)"func(*main.Square) int", 22}), .equal = 0, .hashfn = 0,
-	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = gltype_func_ptr_main_Square_ret_int__in, .out = gltype_func_ptr_main_Square_ret_int__out,
-	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 1, .nout = 1, .variadic = 0,
-	.call = (void (*)(void))gltype_func_ptr_main_Square_ret_int__call, .ptrtothis = 0, .bucket = 0,
 };
 static const uint8_t gltype_func_ret_int__gc[] = {1};
 static const GlType *const gltype_func_ret_int__out[] = {&gltype_int};
@@ -629,14 +491,11 @@ __attribute__((weak)) const GlType gltype_func_ret_int = { /* func() int */
 	.call = (void (*)(void))gltype_func_ret_int__call, .ptrtothis = 0, .bucket = 0,
 };
 static const uint8_t gltype_ptr_main_Shape__gc[] = {1};
-static const GlMethod gltype_ptr_main_Shape__methods[] = {
-	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))glwrap_ptr_main_Shape__Area, &gltype_func_ptr_main_Shape_ret_int, &glrme_ptr_main_Shape__Area__fv, (void (*)(void))glrmv_ptr_main_Shape__Area},
-};
 __attribute__((weak)) const GlType gltype_ptr_main_Shape = { /* *main.Shape */
 	.size = 8, .ptrdata = 8, .hash = 3390959031u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
 	.gcdata = gltype_ptr_main_Shape__gc, .str = ((GlString){(const uint8_t *)"*main.Shape", 11}), .equal = gl_memequal, .hashfn = gl_memhash,
-	.elem = &gltype_main_Shape, .key = 0, .len = 0, .fields = 0, .methods = gltype_ptr_main_Shape__methods, .imethods = 0, .in = 0, .out = 0,
-	.nfields = 0, .nmethods = 1, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.elem = &gltype_main_Shape, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
 __attribute__((weak)) const GlType gltype_int = { /* int */
@@ -646,41 +505,11 @@ __attribute__((weak)) const GlType gltype_int = { /* int */
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
-static const uint8_t gltype_func_main_Point_ret_int__gc[] = {1};
-static const GlType *const gltype_func_main_Point_ret_int__in[] = {&gltype_main_Point};
-static const GlType *const gltype_func_main_Point_ret_int__out[] = {&gltype_int};
-__attribute__((weak)) const GlType gltype_func_main_Point_ret_int = { /* func(main.Point) int */
-	.size = 8, .ptrdata = 8, .hash = 2077035638u, .kind = GL_KIND_FUNC, .align = 8, .tflag = 4,
-	.gcdata = gltype_func_main_Point_ret_int__gc, .str = ((GlString){(const uint8_t *)"func(main.Point) int", 20}), .equal = 0, .hashfn = 0,
-	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = gltype_func_main_Point_ret_int__in, .out = gltype_func_main_Point_ret_int__out,
-	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 1, .nout = 1, .variadic = 0,
-	.call = (void (*)(void))gltype_func_main_Point_ret_int__call, .ptrtothis = 0, .bucket = 0,
-};
-static const uint8_t gltype_func_ptr_main_Point_ret_int__gc[] = {1};
-static const GlType *const gltype_func_ptr_main_Point_ret_int__in[] = {&gltype_ptr_main_Point};
-static const GlType *const gltype_func_ptr_main_Point_ret_int__out[] = {&gltype_int};
-__attribute__((weak)) const GlType gltype_func_ptr_main_Point_ret_int = { /* func(*main.Point) int */
-	.size = 8, .ptrdata = 8, .hash = 1009669342u, .kind = GL_KIND_FUNC, .align = 8, .tflag = 4,
-	.gcdata = gltype_func_ptr_main_Point_ret_int__gc, .str = ((GlString){(const uint8_t *)"func(*main.Point) int", 21}), .equal = 0, .hashfn = 0,
-	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = gltype_func_ptr_main_Point_ret_int__in, .out = gltype_func_ptr_main_Point_ret_int__out,
-	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 1, .nout = 1, .variadic = 0,
-	.call = (void (*)(void))gltype_func_ptr_main_Point_ret_int__call, .ptrtothis = 0, .bucket = 0,
-};
-static const uint8_t gltype_func_ptr_main_Shape_ret_int__gc[] = {1};
-static const GlType *const gltype_func_ptr_main_Shape_ret_int__in[] = {&gltype_ptr_main_Shape};
-static const GlType *const gltype_func_ptr_main_Shape_ret_int__out[] = {&gltype_int};
-__attribute__((weak)) const GlType gltype_func_ptr_main_Shape_ret_int = { /* func(*main.Shape) int */
-	.size = 8, .ptrdata = 8, .hash = 3222364967u, .kind = GL_KIND_FUNC, .align = 8, .tflag = 4,
-	.gcdata = gltype_func_ptr_main_Shape_ret_int__gc, .str = ((GlString){(const uint8_t *)"func(*main.Shape) int", 21}), .equal = 0, .hashfn = 0,
-	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = gltype_func_ptr_main_Shape_ret_int__in, .out = gltype_func_ptr_main_Shape_ret_int__out,
-	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 1, .nout = 1, .variadic = 0,
-	.call = (void (*)(void))gltype_func_ptr_main_Shape_ret_int__call, .ptrtothis = 0, .bucket = 0,
-};
 __attribute__((weak)) const struct glitab_main_Point__main_Shape_t glitab_main_Point__main_Shape = {
 	{&gltype_main_Shape, &gltype_main_Point, 0, 0},
-	{(void (*)(void))glwrap_main_Point__Area_2}
+	{(void (*)(void))glwrap_main_Point__Area}
 };
 __attribute__((weak)) const struct glitab_ptr_main_Square__main_Shape_t glitab_ptr_main_Square__main_Shape = {
 	{&gltype_main_Shape, &gltype_ptr_main_Square, 0, 0},
-	{(void (*)(void))glwrap_ptr_main_Square__Area_2}
+	{(void (*)(void))main_Square_Area}
 };
