@@ -48,8 +48,18 @@ static bool ingopanic(uintptr_t pc) {
 typedef struct pcrec {
 	uintptr_t pc;
 	const GlFuncInfo *fn;
-	int64_t line;
+	int32_t line;
+	/* the record's place in glpcln: of records at one pc (a function's
+	 * first statement at its entry, a statement with no code), the last
+	 * emitted is the line of the code that follows, so sorting keeps
+	 * their order (heapsort alone does not) */
+	uint32_t seq;
 } pcrec;
+
+/* a before b: by pc, then by place in glpcln */
+static bool pcless(const pcrec *a, const pcrec *b) {
+	return a->pc < b->pc || (a->pc == b->pc && a->seq < b->seq);
+}
 
 static pcrec *pctab;
 static int64_t npctab;
@@ -62,9 +72,9 @@ static void siftdown(pcrec *a, int64_t i, int64_t n) {
 		int64_t c = 2 * i + 1;
 		if (c >= n)
 			return;
-		if (c + 1 < n && a[c + 1].pc > a[c].pc)
+		if (c + 1 < n && pcless(&a[c], &a[c + 1]))
 			c++;
-		if (a[i].pc >= a[c].pc)
+		if (!pcless(&a[i], &a[c]))
 			return;
 		pcrec t = a[i];
 		a[i] = a[c];
@@ -79,7 +89,7 @@ static void siftdown(pcrec *a, int64_t i, int64_t n) {
 static void sortpctab(pcrec *a, int64_t n) {
 	bool sorted = true;
 	for (int64_t i = 1; i < n && sorted; i++)
-		sorted = a[i - 1].pc <= a[i].pc;
+		sorted = !pcless(&a[i], &a[i - 1]);
 	if (sorted)
 		return;
 	for (int64_t i = n / 2 - 1; i >= 0; i--)
@@ -130,7 +140,8 @@ static void buildpctab(void) {
 				const GlPcLine *r = &__start_glpcln[i];
 				t[i].pc = (uintptr_t)&r->pc + (intptr_t)r->pc;
 				t[i].fn = (const GlFuncInfo *)((uintptr_t)&r->fn + (intptr_t)r->fn);
-				t[i].line = r->line;
+				t[i].line = (int32_t)r->line;
+				t[i].seq = (uint32_t)i;
 			}
 			sortpctab(t, n);
 		}
