@@ -28,8 +28,14 @@ void parse_syntax_error(ParseState *ps, int major, Token *t) {
 		return;
 	ps->failed = 1;
 	const char *what = unexpected(major, t);
+	const int *r = ps->recent;
+	/* type parameters: func F[ ..., or type T[P C] (type T[N] is an array) */
+	bool generic = (major == TK_LBRACK && r[3] == TK_IDENT && r[2] == TK_FUNC) ||
+		       (r[0] == TK_TYPE && r[1] == TK_IDENT && r[2] == TK_LBRACK && r[3] == TK_IDENT && major != TK_RBRACK);
 	/* a few of Go's more specific messages */
-	if (ps->depth == 0 && ps->file->name && (ps->lasttok.code == TK_SEMI) && major != TK_FUNC && major != TK_VAR &&
+	if (generic)
+		errorat(t->pos, "syntax error: generics (type parameters) are not supported by gl");
+	else if (ps->depth == 0 && ps->file->name && (ps->lasttok.code == TK_SEMI) && major != TK_FUNC && major != TK_VAR &&
 	    major != TK_CONST && major != TK_TYPE && major != TK_IMPORT && major != 0)
 		errorat(t->pos, "syntax error: non-declaration statement outside function body");
 	else if (major == TK_LBRACE && ps->lasttok.code == TK_SEMI)
@@ -61,6 +67,8 @@ Node *parsefile(int fileid, const char *src, size_t len) {
 		(void)prev;
 		glParse(p, code, t, &ps);
 		ps.lasttok = t;
+		memmove(ps.recent, ps.recent + 1, 3 * sizeof ps.recent[0]);
+		ps.recent[3] = code;
 		if (code == TK_LBRACE || code == TK_LPAREN || code == TK_LBRACK) {
 			/* the checker and the back end recurse on nesting: bound it
 			 * (glc must not run out of stack on any input) */

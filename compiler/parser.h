@@ -9,6 +9,7 @@ typedef struct ParseState {
 	Lexer *lx;
 	Node *file;
 	Token lasttok;
+	int recent[4]; /* the codes of the last four tokens, recent[3] the last: for messages */
 	int iota;
 	int failed;
 	int depth; /* nesting of brackets, for messages */
