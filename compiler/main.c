@@ -74,24 +74,8 @@ static void findroot(void) {
 	snprintf(rootstd, sizeof rootstd, "%s/../share/gl/stdlib", exe);
 }
 
-static char *readfile(const char *path, size_t *len) {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	Buf b = {0};
-	char tmp[65536];
-	size_t k;
-	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-		bputn(&b, tmp, k);
-	fclose(f);
-	bput(&b, ""); /* the lexer's NUL sentinel */
-	*len = b.n;
-	return b.s;
-}
-
 static int strcmpp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* the .gl files of a directory, sorted (as Go sorts a package's files) */
 /* A gl source file: name.gl, or name.go (gl is Go's syntax, so a Go
  * program's files build as they are). */
 static bool issource(const char *name) {
@@ -131,7 +115,7 @@ static bool parsefiles(Package *p, Vec *files) {
 	for (int i = 0; i < files->n; i++) {
 		const char *path = files->v[i];
 		size_t len;
-		char *src = readfile(path, &len);
+		char *src = readwhole(path, &len);
 		if (!src) {
 			fprintf(stderr, "glc: cannot read %s: %s\n", path, strerror(errno));
 			exit(1);
@@ -248,7 +232,7 @@ static uint64_t hashstr(const char *s, uint64_t h) { return hashbytes(s, strlen(
 
 static uint64_t hashfile(const char *path, uint64_t h) {
 	size_t len = 0;
-	char *s = readfile(path, &len);
+	char *s = readwhole(path, &len);
 	h = hashstr(path, h);
 	return s ? hashbytes(s, len, h) : hashstr("(missing)", h);
 }

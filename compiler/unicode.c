@@ -65,17 +65,10 @@ static void load(void) {
 	loaded = true;
 	if (!unicodetables)
 		return;
-	FILE *f = fopen(unicodetables, "rb");
-	if (!f)
-		return;
-	Buf b = {0};
-	char chunk[65536];
 	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		bputn(&b, chunk, n);
-	fclose(f);
-	bputn(&b, "", 1);
-	have = parsetable(b.s, "tabL", &letters) && parsetable(b.s, "tabNd", &digits);
+	char *src = readwhole(unicodetables, &n);
+	if (src)
+		have = parsetable(src, "tabL", &letters) && parsetable(src, "tabNd", &digits);
 }
 
 static uint32_t be(const unsigned char *p, int n) {

@@ -296,3 +296,20 @@ void fatal(const char *fmt, ...) {
 	va_end(ap);
 	exit(1);
 }
+
+/* The whole file at path, NUL-terminated (the lexer's sentinel); its
+ * length without the NUL in *len.  NULL if it cannot be opened. */
+char *readwhole(const char *path, size_t *len) {
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	Buf b = {0};
+	char tmp[65536];
+	size_t k;
+	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+		bputn(&b, tmp, k);
+	fclose(f);
+	bput(&b, "");
+	*len = b.n;
+	return b.s;
+}

@@ -45,6 +45,7 @@ typedef struct Buf {
 } Buf;
 void bput(Buf *b, const char *s);
 void bputn(Buf *b, const char *s, size_t n);
+char *readwhole(const char *path, size_t *len); /* NUL-terminated; NULL if unreadable */
 void bprintf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bvprintf(Buf *b, const char *fmt, va_list ap);
 void bputc(Buf *b, char c);
