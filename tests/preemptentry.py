@@ -2,11 +2,20 @@
 """What isAsyncSafePoint (runtime/preempt.c) assumes of the machine code gcc
 makes of generated C, checked on built programs:
 
-  1. every function in section gltext starts with its own pc record: the
-     first record at or after its first instruction names it (GL_PCLINE
-     of its GlFuncInfo, the first statement glc emits) — so a pc is never
-     taken for another function's, and a function gcc made up itself (a
-     .part/.isra/.constprop clone, which has none) would be caught here;
+  1. every function in section gltext starts with its own pc record: one
+     of the records at the first pc at or after its first instruction
+     names it (GL_PCLINE of its GlFuncInfo, the first statement glc
+     emits) — so a pc is never taken for another function's, and a
+     function gcc made up itself (a .part/.isra/.constprop clone, which
+     has none) would be caught here.  Several records share that pc when
+     a function is inlined at the start of another (clang inlines a
+     goroutine's body into its glgoN wrapper); funcentryrec
+     (runtime/traceback.c) looks at them all, and the table keeps them in
+     emission order, the outer function's first.  Until it did, the
+     runtime's unstable sort put the inlined function's record first now
+     and then, the wrapper had "no entry record", and a loop inlined there
+     was never preempted (preempt_spin hung under clang) while this
+     check, sorting by (pc, name), passed;
   2. no instruction that sets up its frame (push %rbp; mov %rsp,%rbp)
      comes at or after that record: from the record on, rbp is the
      function's own frame pointer (or, in a function with no frame at all,
@@ -53,8 +62,9 @@ def check(exe):
     for i in range(0, len(data) - 15, 16):
         pc, fn, _line, _ = struct.unpack("<iiii", data[i:i + 16])
         a = vma + i
-        recs.append((a + pc, syms.get(a + 4 + fn, "?")))  # GlPcLine: relative to each field
-    recs.sort()
+        recs.append((a + pc, i, syms.get(a + 4 + fn, "?")))  # GlPcLine: relative to each field
+    recs.sort()  # by pc, then emission order, as sortpctab
+    recs = [(r[0], r[2]) for r in recs]
     pcs = [r[0] for r in recs]
     dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-j", "gltext", exe],
                          capture_output=True, text=True).stdout
@@ -71,10 +81,16 @@ def check(exe):
     probs = []
     for name, (start, insns) in funcs.items():
         i = bisect.bisect_left(pcs, start)
-        info = recs[i][1] if i < len(recs) else "none"
-        if info.split(".")[0] != name + "__info":
-            probs.append("%s: %s at %#x: the first record after it names %s" % (exe, name, start, info))
+        j = bisect.bisect_right(pcs, pcs[i]) if i < len(recs) else i
+        infos = [r[1] for r in recs[i:j]] or ["none"]
+        own = [k for k in range(i, j) if recs[k][1].split(".")[0] == name + "__info"]
+        if not own:
+            probs.append("%s: %s at %#x: the first records after it name %s" % (exe, name, start, ", ".join(infos)))
             continue
+        i = own[0]
+        if j - i > 1:
+            global shared
+            shared += 1
         for a, ins in insns:
             if a >= recs[i][0] and (ins.startswith("push   %rbp") or ins.startswith("mov    %rsp,%rbp")):
                 probs.append("%s: %s: frame set up at %#x (%s), after its entry record %#x" %
@@ -85,6 +101,7 @@ def check(exe):
 
 TOPFRAME = "0x18"  # offsetof(G, topframe): stackguard0, then stack.lo and .hi
 linked = 0  # functions whose frame link was found, for the summary
+shared = 0  # functions whose entry pc has records of inlined functions too
 
 
 def linkorder(exe, name, insns):
@@ -122,8 +139,8 @@ def main():
         n += k
     for p in probs[:40]:
         print("FAIL " + p)
-    print("preemptentry: %d programs, %d gl functions (%d frame links found), %d problems" %
-          (len(sys.argv) - 1, n, linked, len(probs)))
+    print("preemptentry: %d programs, %d gl functions (%d frame links found, %d entries shared with inlined code), %d problems" %
+          (len(sys.argv) - 1, n, linked, shared, len(probs)))
     # Most functions have no data frame (no pointers, no aggregates), so
     # the share found is small (17% of the standard library); none, or
     # almost none, means the pattern no longer matches the code.
