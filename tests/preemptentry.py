@@ -107,17 +107,22 @@ shared = 0  # functions whose entry pc has records of inlined functions too
 def linkorder(exe, name, insns):
     """Check 3 on one function: the first store of a register R to
     0x18(%X) whose R is also the base of stores to (R) and 0x8(R) in the
-    function is the frame link; those two stores must come before it."""
+    function is the frame link; those two stores must come before it.
+    clang addresses the fn field from the old rsp and the negated frame
+    size instead, 0x8(%A,%B,1) with A + B = R: a store of that form
+    stands for 0x8(R) (before the link, the only such store is the
+    header's; after it, a later one must not pass for it)."""
     global linked
-    stores = [(a, m.group(1), m.group(2), m.group(3)) for a, ins in insns
-              for m in [re.match(r"mov\s+(\S+),(0x[0-9a-f]+)?\((%r\w+)\)$", ins)] if m]
-    for a, src, off, base in stores:
-        if off != TOPFRAME or not src.startswith("%"):
+    stores = [(a, m.group(1), m.group(2), m.group(3), m.group(4)) for a, ins in insns
+              for m in [re.match(r"mov\s+(\S+),(0x[0-9a-f]+)?\((%r\w+)(?:,(%r\w+),1)?\)$", ins)] if m]
+    for a, src, off, base, index in stores:
+        if off != TOPFRAME or index or not src.startswith("%"):
             continue
         first = {}  # header offset -> address of its first store through R
-        for b, _s, o, r in stores:
-            if r == src and (o or "0x0") in ("0x0", "0x8"):
-                first.setdefault(o or "0x0", b)
+        for b, _s, o, r, x in stores:
+            o = o or "0x0"
+            if (r == src and not x and o in ("0x0", "0x8")) or (x and o == "0x8"):
+                first.setdefault(o, b)
         if len(first) != 2:
             continue
         linked += 1
