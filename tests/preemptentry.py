@@ -31,6 +31,19 @@ scan (suspendG's, copystack's, the collector's) assumes:
      GL_FRAME_ENTERSZ's compiler barrier.  Without it gcc publishes the
      link first, and a scan landing between the two follows garbage.
 
+  And what a stack move (copystack) assumes:
+
+  4. no address of the caller's argument area — N(%rbp) with N >= 16,
+     where a parameter passed in memory lives — is kept in a register
+     that survives calls (rbx, r12-r15): after a call that moves the
+     stack it points into the old one.  gcc reads such a parameter
+     through rbp, which copystack relocates; clang computes a 16-byte
+     aggregate's address (a string or interface passed in memory when
+     the six argument registers run out) once at entry, before the
+     prologue's check, and fmt.(*pp).fmtHex's digits was read from the
+     old stack after gl_morestack (run-stackforcemove.sh: "stale pointer
+     into a moved stack" and nil faults in fmt, flag, os, filepath).
+
   usage: tests/preemptentry.py EXE...   (exit 0 pass, 1 fail, 77 skip: no objdump)"""
 import bisect, re, shutil, struct, subprocess, sys
 
@@ -96,6 +109,7 @@ def check(exe):
                 probs.append("%s: %s: frame set up at %#x (%s), after its entry record %#x" %
                              (exe, name, a, ins, recs[i][0]))
         probs += linkorder(exe, name, insns)
+        probs += argaddr(exe, name, insns)
     return probs, len(funcs)
 
 
@@ -130,6 +144,16 @@ def linkorder(exe, name, insns):
             return ["%s: %s: frame linked at %#x before its header is written (%#x)" %
                     (exe, name, a, max(first.values()))]
         return []
+    return []
+
+
+def argaddr(exe, name, insns):
+    """Check 4 on one function."""
+    for a, ins in insns:
+        m = re.match(r"lea\s+0x([0-9a-f]+)\(%rbp\),%(rbx|r12|r13|r14|r15)$", ins)
+        if m and int(m.group(1), 16) >= 16:
+            return ["%s: %s: the address of a parameter passed in memory kept in %%%s at %#x (%s): "
+                    "stale once the stack moves" % (exe, name, m.group(2), a, ins)]
     return []
 
 
