@@ -43,6 +43,8 @@ scan (suspendG's, copystack's, the collector's) assumes:
      prologue's check, and fmt.(*pp).fmtHex's digits was read from the
      old stack after gl_morestack (run-stackforcemove.sh: "stale pointer
      into a moved stack" and nil faults in fmt, flag, os, filepath).
+     glc now has the callee read each such parameter into registers
+     before its check (gl.h's GL_PARAMPIN), and the address is gone.
 
   usage: tests/preemptentry.py EXE...   (exit 0 pass, 1 fail, 77 skip: no objdump)"""
 import bisect, re, shutil, struct, subprocess, sys
