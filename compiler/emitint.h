@@ -53,6 +53,7 @@ struct Fn {
 	const char *file;
 	Vec fixparams;          /* pointer parameters needing GL_FIXPARAM */
 	Vec copyparams;         /* by-pointer aggregate parameters to copy in */
+	Buf pins;               /* by-value aggregate parameters, copied through registers (GL_PARAMPIN) */
 };
 
 extern Fn *fn;              /* the function being emitted */

@@ -1133,6 +1133,21 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 	if (!o)
 		return;
 	declarevar(o);
+	/* An aggregate by value (at most 16 bytes: a string, an interface, a
+	 * small struct) goes in memory, in the caller's frame, when the
+	 * argument registers run out, and clang keeps the address it reads
+	 * it through in a register from the entry on, across the prologue's
+	 * gl_morestack: stale once the stack moved (gcc reads it through rbp,
+	 * which copystack relocates).  So it is read at once, before the
+	 * check, into a local that lives in registers, and only the local is
+	 * used after (tests/preemptentry.py's check 4). */
+	Type *u = under(t);
+	if (!byptr && (u->kind == T_STRING || u->kind == T_INTERFACE || u->kind == T_STRUCT ||
+		       u->kind == T_TUPLE || u->kind == T_COMPLEX64 || u->kind == T_COMPLEX128)) {
+		const char *r = xprintf("%s_r", cparam);
+		bprintf(&fn->pins, "\t%s %s;\n\tGL_PARAMPIN(%s, %s);\n", ctype(t), r, r, cparam);
+		cparam = r;
+	}
 	const char *src = byptr ? xprintf("*%s", cparam) : cparam;
 	/* a pointer into the caller's frame (an aggregate passed by pointer, a
 	 * receiver &x.f) moves with the stack if the prologue grows it (S4) */
@@ -1304,6 +1319,7 @@ void emitfunc(FuncInfo *fi) {
 		bprintf(g, "\t%s *fp;\n\tuintptr_t fpoff;\n", fs);
 	bput(g, bstr(&f.decls));
 	bprintf(g, "\tGL_PCLINE(%s, %d);\n", f.info, node->pos.line);
+	bput(g, bstr(&f.pins));
 	/* a nosplit function that calls nothing is a leaf too */
 	stackrec(curpkg, f.cname, f.gname, node->pos,
 		 f.leaf && (f.nosplit || !f.hasframe) ? SR_LEAF : f.nosplit ? SR_NOSPLIT : SR_CHECKED, &f.callees);

@@ -390,6 +390,26 @@ void gl_morestack(G *g);
 		}                                                              \
 	} while (0)
 
+/* dst = src, a parameter of at most 16 bytes passed by value, through
+ * two general registers and an asm they must be in: the parameter's
+ * memory (if it came in memory, in the caller's frame) is read here,
+ * before the prologue's check, and never after; dst, a local never
+ * address-taken, lives in registers.  (clang otherwise keeps the
+ * parameter's address from the entry on, across gl_morestack: emitstmt.c,
+ * bindparam.) */
+#define GL_PARAMPIN(dst, src)                                                  \
+	do {                                                                   \
+		_Static_assert(sizeof(src) <= 16 && sizeof(dst) == sizeof(src), "GL_PARAMPIN"); \
+		uint64_t w0_ = 0, w1_ = 0;                                     \
+		__builtin_memcpy(&w0_, &(src), sizeof(src) < 8 ? sizeof(src) : 8); \
+		__builtin_memcpy(&w1_, (const char *)&(src) + (sizeof(src) < 8 ? sizeof(src) : 8), \
+				 sizeof(src) > 8 ? sizeof(src) - 8 : 0);       \
+		__asm__ volatile("" : "+r"(w0_), "+r"(w1_));                   \
+		__builtin_memcpy(&(dst), &w0_, sizeof(dst) < 8 ? sizeof(dst) : 8); \
+		__builtin_memcpy((char *)&(dst) + (sizeof(dst) < 8 ? sizeof(dst) : 8), &w1_, \
+				 sizeof(dst) > 8 ? sizeof(dst) - 8 : 0);       \
+	} while (0)
+
 /* A pointer parameter that pointed into the old stack moves with it. */
 #define GL_FIXPARAM(g, p)                                                      \
 	do {                                                                   \

@@ -45,21 +45,14 @@ static bool ingopanic(uintptr_t pc) {
 
 /* ---- the pc table: glpcln records, absolute and sorted ---- */
 
+/* seq is the record's index in glpcln: the order glc emitted records in,
+ * which sorting keeps among records at one pc (below). */
 typedef struct pcrec {
 	uintptr_t pc;
 	const GlFuncInfo *fn;
 	int32_t line;
-	/* the record's place in glpcln: of records at one pc (a function's
-	 * first statement at its entry, a statement with no code), the last
-	 * emitted is the line of the code that follows, so sorting keeps
-	 * their order (heapsort alone does not) */
 	uint32_t seq;
 } pcrec;
-
-/* a before b: by pc, then by place in glpcln */
-static bool pcless(const pcrec *a, const pcrec *b) {
-	return a->pc < b->pc || (a->pc == b->pc && a->seq < b->seq);
-}
 
 static pcrec *pctab;
 static int64_t npctab;
@@ -67,14 +60,25 @@ static const GlFuncInfo **functab; /* every function with a record, by entry */
 static int64_t nfunctab;
 static int32_t pctabstate; /* 0 not built, 1 building, 2 ready */
 
+/* The order of the table: by pc, and records at one pc in the order they
+ * were emitted.  Several records share a pc when a function is inlined at
+ * the start of another (a goroutine's body in glc's wrapper glgoN, for
+ * one: about one function in eight under either compiler, by
+ * tests/preemptentry.py's count): the outer function's entry record comes
+ * first, then the inlined one's.  funcentryrec and findrec rely on that
+ * order, which heapsort alone does not keep. */
+static bool pcrecless(const pcrec *a, const pcrec *b) {
+	return a->pc < b->pc || (a->pc == b->pc && a->seq < b->seq);
+}
+
 static void siftdown(pcrec *a, int64_t i, int64_t n) {
 	for (;;) {
 		int64_t c = 2 * i + 1;
 		if (c >= n)
 			return;
-		if (c + 1 < n && pcless(&a[c], &a[c + 1]))
+		if (c + 1 < n && pcrecless(&a[c], &a[c + 1]))
 			c++;
-		if (!pcless(&a[i], &a[c]))
+		if (!pcrecless(&a[i], &a[c]))
 			return;
 		pcrec t = a[i];
 		a[i] = a[c];
@@ -89,7 +93,7 @@ static void siftdown(pcrec *a, int64_t i, int64_t n) {
 static void sortpctab(pcrec *a, int64_t n) {
 	bool sorted = true;
 	for (int64_t i = 1; i < n && sorted; i++)
-		sorted = !pcless(&a[i], &a[i - 1]);
+		sorted = pcrecless(&a[i - 1], &a[i]);
 	if (sorted)
 		return;
 	for (int64_t i = n / 2 - 1; i >= 0; i--)
@@ -140,7 +144,7 @@ static void buildpctab(void) {
 				const GlPcLine *r = &__start_glpcln[i];
 				t[i].pc = (uintptr_t)&r->pc + (intptr_t)r->pc;
 				t[i].fn = (const GlFuncInfo *)((uintptr_t)&r->fn + (intptr_t)r->fn);
-				t[i].line = (int32_t)r->line;
+				t[i].line = r->line;
 				t[i].seq = (uint32_t)i;
 			}
 			sortpctab(t, n);
@@ -266,7 +270,12 @@ uintptr_t funcentryrec(uintptr_t pc) {
 		else
 			hi = mid;
 	}
-	return lo < npctab && pctab[lo].fn == f ? pctab[lo].pc : 0;
+	/* records at that pc: the function's own, then those of functions
+	 * inlined at its start (sortpctab) — look at them all */
+	for (int64_t i = lo; i < npctab && pctab[i].pc == pctab[lo].pc; i++)
+		if (pctab[i].fn == f)
+			return pctab[i].pc;
+	return 0;
 }
 
 /* ---- printing ---- */

@@ -2,11 +2,20 @@
 """What isAsyncSafePoint (runtime/preempt.c) assumes of the machine code gcc
 makes of generated C, checked on built programs:
 
-  1. every function in section gltext starts with its own pc record: the
-     first record at or after its first instruction names it (GL_PCLINE
-     of its GlFuncInfo, the first statement glc emits) — so a pc is never
-     taken for another function's, and a function gcc made up itself (a
-     .part/.isra/.constprop clone, which has none) would be caught here;
+  1. every function in section gltext starts with its own pc record: one
+     of the records at the first pc at or after its first instruction
+     names it (GL_PCLINE of its GlFuncInfo, the first statement glc
+     emits) — so a pc is never taken for another function's, and a
+     function gcc made up itself (a .part/.isra/.constprop clone, which
+     has none) would be caught here.  Several records share that pc when
+     a function is inlined at the start of another (clang inlines a
+     goroutine's body into its glgoN wrapper); funcentryrec
+     (runtime/traceback.c) looks at them all, and the table keeps them in
+     emission order, the outer function's first.  Until it did, the
+     runtime's unstable sort put the inlined function's record first now
+     and then, the wrapper had "no entry record", and a loop inlined there
+     was never preempted (preempt_spin hung under clang) while this
+     check, sorting by (pc, name), passed;
   2. no instruction that sets up its frame (push %rbp; mov %rsp,%rbp)
      comes at or after that record: from the record on, rbp is the
      function's own frame pointer (or, in a function with no frame at all,
@@ -21,6 +30,21 @@ scan (suspendG's, copystack's, the collector's) assumes:
      (offset 0) and fn (offset 8) are written through that register:
      GL_FRAME_ENTERSZ's compiler barrier.  Without it gcc publishes the
      link first, and a scan landing between the two follows garbage.
+
+  And what a stack move (copystack) assumes:
+
+  4. no address of the caller's argument area — N(%rbp) with N >= 16,
+     where a parameter passed in memory lives — is kept in a register
+     that survives calls (rbx, r12-r15): after a call that moves the
+     stack it points into the old one.  gcc reads such a parameter
+     through rbp, which copystack relocates; clang computes a 16-byte
+     aggregate's address (a string or interface passed in memory when
+     the six argument registers run out) once at entry, before the
+     prologue's check, and fmt.(*pp).fmtHex's digits was read from the
+     old stack after gl_morestack (run-stackforcemove.sh: "stale pointer
+     into a moved stack" and nil faults in fmt, flag, os, filepath).
+     glc now has the callee read each such parameter into registers
+     before its check (gl.h's GL_PARAMPIN), and the address is gone.
 
   usage: tests/preemptentry.py EXE...   (exit 0 pass, 1 fail, 77 skip: no objdump)"""
 import bisect, re, shutil, struct, subprocess, sys
@@ -53,8 +77,9 @@ def check(exe):
     for i in range(0, len(data) - 15, 16):
         pc, fn, _line, _ = struct.unpack("<iiii", data[i:i + 16])
         a = vma + i
-        recs.append((a + pc, syms.get(a + 4 + fn, "?")))  # GlPcLine: relative to each field
-    recs.sort()
+        recs.append((a + pc, i, syms.get(a + 4 + fn, "?")))  # GlPcLine: relative to each field
+    recs.sort()  # by pc, then emission order, as sortpctab
+    recs = [(r[0], r[2]) for r in recs]
     pcs = [r[0] for r in recs]
     dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-j", "gltext", exe],
                          capture_output=True, text=True).stdout
@@ -71,36 +96,49 @@ def check(exe):
     probs = []
     for name, (start, insns) in funcs.items():
         i = bisect.bisect_left(pcs, start)
-        info = recs[i][1] if i < len(recs) else "none"
-        if info.split(".")[0] != name + "__info":
-            probs.append("%s: %s at %#x: the first record after it names %s" % (exe, name, start, info))
+        j = bisect.bisect_right(pcs, pcs[i]) if i < len(recs) else i
+        infos = [r[1] for r in recs[i:j]] or ["none"]
+        own = [k for k in range(i, j) if recs[k][1].split(".")[0] == name + "__info"]
+        if not own:
+            probs.append("%s: %s at %#x: the first records after it name %s" % (exe, name, start, ", ".join(infos)))
             continue
+        i = own[0]
+        if j - i > 1:
+            global shared
+            shared += 1
         for a, ins in insns:
             if a >= recs[i][0] and (ins.startswith("push   %rbp") or ins.startswith("mov    %rsp,%rbp")):
                 probs.append("%s: %s: frame set up at %#x (%s), after its entry record %#x" %
                              (exe, name, a, ins, recs[i][0]))
         probs += linkorder(exe, name, insns)
+        probs += argaddr(exe, name, insns)
     return probs, len(funcs)
 
 
 TOPFRAME = "0x18"  # offsetof(G, topframe): stackguard0, then stack.lo and .hi
 linked = 0  # functions whose frame link was found, for the summary
+shared = 0  # functions whose entry pc has records of inlined functions too
 
 
 def linkorder(exe, name, insns):
     """Check 3 on one function: the first store of a register R to
     0x18(%X) whose R is also the base of stores to (R) and 0x8(R) in the
-    function is the frame link; those two stores must come before it."""
+    function is the frame link; those two stores must come before it.
+    clang addresses the fn field from the old rsp and the negated frame
+    size instead, 0x8(%A,%B,1) with A + B = R: a store of that form
+    stands for 0x8(R) (before the link, the only such store is the
+    header's; after it, a later one must not pass for it)."""
     global linked
-    stores = [(a, m.group(1), m.group(2), m.group(3)) for a, ins in insns
-              for m in [re.match(r"mov\s+(\S+),(0x[0-9a-f]+)?\((%r\w+)\)$", ins)] if m]
-    for a, src, off, base in stores:
-        if off != TOPFRAME or not src.startswith("%"):
+    stores = [(a, m.group(1), m.group(2), m.group(3), m.group(4)) for a, ins in insns
+              for m in [re.match(r"mov\s+(\S+),(0x[0-9a-f]+)?\((%r\w+)(?:,(%r\w+),1)?\)$", ins)] if m]
+    for a, src, off, base, index in stores:
+        if off != TOPFRAME or index or not src.startswith("%"):
             continue
         first = {}  # header offset -> address of its first store through R
-        for b, _s, o, r in stores:
-            if r == src and (o or "0x0") in ("0x0", "0x8"):
-                first.setdefault(o or "0x0", b)
+        for b, _s, o, r, x in stores:
+            o = o or "0x0"
+            if (r == src and not x and o in ("0x0", "0x8")) or (x and o == "0x8"):
+                first.setdefault(o, b)
         if len(first) != 2:
             continue
         linked += 1
@@ -108,6 +146,16 @@ def linkorder(exe, name, insns):
             return ["%s: %s: frame linked at %#x before its header is written (%#x)" %
                     (exe, name, a, max(first.values()))]
         return []
+    return []
+
+
+def argaddr(exe, name, insns):
+    """Check 4 on one function."""
+    for a, ins in insns:
+        m = re.match(r"lea\s+0x([0-9a-f]+)\(%rbp\),%(rbx|r12|r13|r14|r15)$", ins)
+        if m and int(m.group(1), 16) >= 16:
+            return ["%s: %s: the address of a parameter passed in memory kept in %%%s at %#x (%s): "
+                    "stale once the stack moves" % (exe, name, m.group(2), a, ins)]
     return []
 
 
@@ -122,8 +170,8 @@ def main():
         n += k
     for p in probs[:40]:
         print("FAIL " + p)
-    print("preemptentry: %d programs, %d gl functions (%d frame links found), %d problems" %
-          (len(sys.argv) - 1, n, linked, len(probs)))
+    print("preemptentry: %d programs, %d gl functions (%d frame links found, %d entries shared with inlined code), %d problems" %
+          (len(sys.argv) - 1, n, linked, shared, len(probs)))
     # Most functions have no data frame (no pointers, no aggregates), so
     # the share found is small (17% of the standard library); none, or
     # almost none, means the pattern no longer matches the code.
