@@ -64,9 +64,11 @@ GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, ui
 	int64_t t2;
 	int64_t t4;
 	GL_PCLINE(main_split__info, 7);
-	GL_STACKCHECK(g, sizeof(struct main_split__frame), GL_FIXPARAM(g, p0.ptr); GL_FIXPARAM(g, out); );
+	GlString p0_r;
+	GL_PARAMPIN(p0_r, p0);
+	GL_STACKCHECK(g, sizeof(struct main_split__frame), GL_FIXPARAM(g, p0_r.ptr); GL_FIXPARAM(g, out); );
 	GL_FRAME_ENTERZ(g, struct main_split__frame, fp, fpoff, main_split__info, sizeof(struct main_split__frame));
-	fp->_s = p0;
+	fp->_s = p0_r;
 	_sep = p1;
 	fp->glout = out;
 	/* testdata/emit/frame.gl:8 */
@@ -162,9 +164,11 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 	struct main_fields__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(main_fields__info, 16);
-	GL_STACKCHECK(g, sizeof(struct main_fields__frame), GL_FIXPARAM(g, p0.ptr); GL_FIXPARAM(g, out); );
+	GlString p0_r;
+	GL_PARAMPIN(p0_r, p0);
+	GL_STACKCHECK(g, sizeof(struct main_fields__frame), GL_FIXPARAM(g, p0_r.ptr); GL_FIXPARAM(g, out); );
 	GL_FRAME_ENTERZ(g, struct main_fields__frame, fp, fpoff, main_fields__info, offsetof(struct main_fields__frame, t1));
-	fp->_s = p0;
+	fp->_s = p0_r;
 	fp->glout = out;
 	/* testdata/emit/frame.gl:17 */
 	memset(&fp->_out, 0, sizeof fp->_out);

@@ -84,9 +84,11 @@ GL_FUNC int64_t main_Point_Area(G *g, struct main_Point recv) {
 	uintptr_t fpoff;
 	int64_t _r0; /* r0 testdata/emit/methods.gl:13 */
 	GL_PCLINE(main_Point_Area__info, 13);
+	struct main_Point recv_r;
+	GL_PARAMPIN(recv_r, recv);
 	GL_STACKCHECK(g, sizeof(struct main_Point_Area__frame), );
 	GL_FRAME_ENTERZ(g, struct main_Point_Area__frame, fp, fpoff, main_Point_Area__info, sizeof(GlFrame));
-	fp->_p = recv;
+	fp->_p = recv_r;
 	_r0 = 0;
 	/* testdata/emit/methods.gl:13 */
 	_r0 = ((int64_t)(fp->_p.X * fp->_p.Y));
@@ -234,9 +236,11 @@ GL_FUNC GlString main_describe(G *g, GlIface p0) {
 	struct main_describe__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(main_describe__info, 27);
-	GL_STACKCHECK(g, sizeof(struct main_describe__frame), GL_FIXPARAM(g, p0.data); );
+	GlIface p0_r;
+	GL_PARAMPIN(p0_r, p0);
+	GL_STACKCHECK(g, sizeof(struct main_describe__frame), GL_FIXPARAM(g, p0_r.data); );
 	GL_FRAME_ENTERZ(g, struct main_describe__frame, fp, fpoff, main_describe__info, offsetof(struct main_describe__frame, t3));
-	fp->_v = p0;
+	fp->_v = p0_r;
 	/* testdata/emit/methods.gl:28 */
 	{
 		fp->t1 = fp->_v;
