@@ -568,6 +568,14 @@ bool ptrloop(Type *t) {
 	return false;
 }
 
+bool checkstores;
+
+/* A func value that is a static closure object (read-only, const in C) as
+ * the GlFunc * every func value is. */
+const char *staticfunc(const char *sym) {
+	return xprintf(checkstores ? "((GlFunc *)(uintptr_t)&%s)" : "((GlFunc *)&%s)", sym);
+}
+
 const char *ctype(Type *t) {
 	if (!t)
 		return "void";
@@ -593,8 +601,11 @@ const char *ctype(Type *t) {
 	case T_COMPLEX64: return "float _Complex";
 	case T_COMPLEX128: case T_UNTYPED_COMPLEX: return "double _Complex";
 	case T_STRING: case T_UNTYPED_STRING: return "GlString";
-	case T_UNSAFEPTR: case T_UNTYPED_NIL: return "void *";
-	case T_POINTER: return ptrloop(t) ? "void *" : xprintf("%s *", ctype(t->elem));
+	case T_UNSAFEPTR: case T_UNTYPED_NIL: return checkstores ? "const void *" : "void *";
+	case T_POINTER:
+		if (checkstores) /* what a pointer points at is written only by store() */
+			return ptrloop(t) ? "const void *" : xprintf("%s const *", ctype(t->elem));
+		return ptrloop(t) ? "void *" : xprintf("%s *", ctype(t->elem));
 	case T_SLICE: return "GlSlice";
 	case T_MAP: return "GlMap *";
 	case T_CHAN: return "GlChan *";
@@ -860,7 +871,7 @@ const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
 	int mode;
 	resulttype(sig, &mode);
 	Buf b = {0};
-	const char *params = cparams(sig, NULL, "void *data", 0, 0, true);
+	const char *params = cparams(sig, NULL, xprintf("%svoid *data", cq()), 0, 0, true);
 	const char *args = cargs(sig, 0, 0); /* the parameters; the out pointer and receiver go before */
 	const char *rc = cresult(sig);
 	/* the receiver expression */
@@ -868,10 +879,12 @@ const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct) {
 	const char *recv;
 	if (direct && (under(t)->kind == T_STRUCT || under(t)->kind == T_ARRAY))
 		recv = xprintf("(*(%s *)&data)", ctype(t)); /* a one-pointer aggregate, stored in the word */
+	else if (direct && checkstores && under(t)->kind != T_POINTER && under(t)->kind != T_UNSAFEPTR)
+		recv = xprintf("((%s)(uintptr_t)data)", ctype(t)); /* a map, chan or func: the runtime's to write */
 	else if (direct)
 		recv = xprintf("((%s)data)", ctype(t));
 	else
-		recv = xprintf("(*(%s *)data)", ctype(t));
+		recv = xprintf("(*(%s)data)", heapptr(t));
 	for (int i = 0; path && i < path->n; i++) {
 		Field *f = path->v[i];
 		if (under(cur)->kind == T_POINTER)
@@ -1146,9 +1159,9 @@ static const char *recvword(Type *t) {
 			return "(*(void *const *)p0)";
 		if (under(t)->kind == T_STRUCT)
 			return "({ void *w; memcpy(&w, &p0, sizeof w); w; })";
-		return "((void *)p0)";
+		return checkstores ? "((const void *)p0)" : "((void *)p0)";
 	}
-	return bypointer(t) ? "((void *)p0)" : "((void *)&p0)";
+	return checkstores ? (bypointer(t) ? "((const void *)p0)" : "((const void *)&p0)") : bypointer(t) ? "((void *)p0)" : "((void *)&p0)";
 }
 
 /* Method.Func for method m of t whose itab function is ifn: T.M as a
@@ -1196,7 +1209,7 @@ static const char *reflectcall(Type *sig, const char *sym) {
 	Buf args = {0}, b = {0};
 	for (int i = 0; i < sig->fields.n; i++) {
 		Type *pt = ((Field *)sig->fields.v[i])->type;
-		bprintf(&args, bypointer(pt) ? ", (const %s *)a[%d]" : ", *(const %s *)a[%d]", ctype(pt), i);
+		bprintf(&args, bypointer(pt) ? ", (%s const *)a[%d]" : ", *(%s const *)a[%d]", ctype(pt), i);
 	}
 	int nr = sig->results.n;
 	const char *callee = xprintf("((%s)f->fn)", fncast(sig, 3));
@@ -1429,7 +1442,7 @@ static void declarefunc(Obj *f) {
 const char *fvsym(Obj *f) {
 	const char *name = xprintf("%s__fv", funcsym(f));
 	if (!firstinunit(name))
-		return xprintf("((GlFunc *)&%s)", name);
+		return staticfunc(name);
 	Type *sig = f->type;
 	int mode;
 	resulttype(sig, &mode);
@@ -1442,7 +1455,7 @@ const char *fvsym(Obj *f) {
 		funcsym(f), args);
 	bprintf(&gdecls, "static const GlFunc %s = {(void (*)(void))%s_fn};\n", name, name);
 	helperend(xprintf("%s_fn", name), at, name);
-	return xprintf("((GlFunc *)&%s)", name);
+	return staticfunc(name);
 }
 
 void addprototype(const char *proto) { bprintf(&gprotos, "%s;\n", proto); }

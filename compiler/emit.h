@@ -14,6 +14,10 @@ void emitprepare(void);
 void emitunit(Package *p);
 int splitunit(int maxparts, int64_t minsize);
 void writepart(Package *p, int part, FILE *out);
+/* glc -d=checkstores: the C is written with every pointer const-qualified
+ * (ctype), so the C compiler rejects any store into memory reached through
+ * a pointer that does not go through store() (emitstmt.c) */
+extern bool checkstores;
 
 /* stackcheck.c: the code between two stack checks fits in the band */
 enum { SR_CHECKED, SR_LEAF, SR_NOSPLIT, SR_WRAPPER, SR_REFLECTCALL };

@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <regex.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emitint.h"
@@ -371,7 +372,7 @@ const char *toiface(const char *e, Type *from, Type *to) {
 	if (isdirectiface(from)) {
 		if (under(from)->kind == T_POINTER || under(from)->kind == T_UNSAFEPTR || under(from)->kind == T_MAP ||
 		    under(from)->kind == T_CHAN || under(from)->kind == T_FUNC)
-			return xprintf("((GlIface){%s, (void *)(%s)})", tab, e);
+			return xprintf("((GlIface){%s, (%svoid *)(%s)})", tab, cq(), e);
 		const char *v = spill(e, from);
 		return xprintf("((GlIface){%s, *(void **)&%s})", tab, v);
 	}
@@ -379,7 +380,7 @@ const char *toiface(const char *e, Type *from, Type *to) {
 	if (isconstexpr(e)) {
 		const char *nm = unitname(xprintf("%s__const", fn->cname));
 		bprintf(&gdecls, "static const %s %s = %s;\n", ctype(from), nm, e);
-		return xprintf("((GlIface){%s, (void *)&%s})", tab, nm);
+		return xprintf("((GlIface){%s, (%svoid *)&%s})", tab, cq(), nm);
 	}
 	if (tsize(from) == 0)
 		return xprintf("((GlIface){%s, newobject(%s)})", tab, typedesc(from));
@@ -398,7 +399,7 @@ const char *toiface(const char *e, Type *from, Type *to) {
 	pcline();
 	callto(box, xprintf("newobject(%s)", typedesc(from)));
 	afterCall(false);
-	line("*%s = %s;", box, v);
+	store(heapplace(xprintf("*%s", box)), v, from);
 	return xprintf("((GlIface){%s, %s})", tab, box);
 }
 
@@ -487,7 +488,7 @@ const char *exprto(Node *n, Type *t) {
 /* *p for a pointer p of type t */
 const char *derefptr(const char *p, Type *t) {
 	if (ptrloop(t)) /* void * in C, pointing at another void * */
-		return xprintf("(*(void **)%s)", p);
+		return xprintf("(*(void *%s*)%s)", checkstores ? "const " : "", p);
 	return xprintf("(*%s)", p);
 }
 
@@ -644,21 +645,31 @@ static void boundscheck(const char *i, const char *len) {
 	check(xprintf("(uint64_t)(%s) >= (uint64_t)(%s)", i, len), xprintf("gl_panicindex(g, (int64_t)(%s), (int64_t)(%s))", i, len));
 }
 
-const char *lvalue(Node *n) {
+Place heapplace(const char *c) { return (Place){c, PL_HEAP}; }
+Place stackplace(const char *c) { return (Place){c, PL_STACK}; }
+
+/* The place an addressable expression names.  A field or an array element
+ * is where its struct or array is; anything reached through a pointer or a
+ * slice is the heap's (escape analysis may have put it on the stack, and
+ * then the barrier is needless but harmless, as Go's is). */
+Place lvplace(Node *n) {
 	switch (n->kind) {
-	case N_BAD:
-		return n->lit;
+	case N_BAD: /* an operand evaluated earlier (stablelhs): ival says where */
+		return (Place){n->lit, (int)n->ival};
 	case N_PAREN:
-		return lvalue(n->a);
+		return lvplace(n->a);
 	case N_IDENT:
-		return varref(n->obj);
+		return varplace(n->obj);
 	case N_SELECTOR: {
 		if (n->op == SEL_PKG)
-			return varref(n->obj);
+			return varplace(n->obj);
 		Node *x = n->a;
 		Type *xt = x->type;
-		const char *base = under(xt)->kind == T_POINTER ? expr(x) : lvalue(x);
-		return navigatex(x, base, xt, &n->path, NULL);
+		Place base = under(xt)->kind == T_POINTER ? heapplace(expr(x)) : lvplace(x);
+		bool viaptr = under(xt)->kind == T_POINTER;
+		for (int i = 1; i < n->path.n && !viaptr; i++)
+			viaptr = under(((Field *)n->path.v[i - 1])->type)->kind == T_POINTER;
+		return (Place){navigatex(x, base.c, xt, &n->path, NULL), viaptr ? PL_HEAP : base.where};
 	}
 	case N_INDEX: {
 		Type *xt = under(n->a->type);
@@ -671,17 +682,17 @@ const char *lvalue(Node *n) {
 				i = spill(i, n->b->type);
 			if (!inrangeloop(n->a, n->b))
 				boundscheck(i, xprintf("%s.len", s));
-			return xprintf("((%s *)%s.ptr)[%s]", ctype(xt->elem), s, i);
+			return heapplace(xprintf("((%s)%s.ptr)[%s]", heapptr(xt->elem), s, i));
 		}
 		if (xt->kind == T_ARRAY) {
-			const char *a = lvalue(n->a);
+			Place a = lvplace(n->a);
 			const char *i = indexexpr(expr(n->b), n->b);
 			if (!n->b->cv) {
 				i = spill(i, n->b->type);
 				if (!inrangeloop(n->a, n->b))
 					boundscheck(i, xprintf("%lld", (long long)xt->len));
 			}
-			return xprintf("%s.a[%s]", a, i);
+			return (Place){xprintf("%s.a[%s]", a.c, i), a.where};
 		}
 		if (xt->kind == T_POINTER) {
 			Type *at = under(xt->elem);
@@ -693,19 +704,50 @@ const char *lvalue(Node *n) {
 				if (!inrangeloop(n->a, n->b))
 					boundscheck(i, xprintf("%lld", (long long)at->len));
 			}
-			return xprintf("%s->a[%s]", p, i);
+			return heapplace(xprintf("%s->a[%s]", p, i));
 		}
 		break;
 	}
 	case N_STAR: {
 		const char *p = once(expr(n->a), n->a->type);
 		nilcheckedvar(n->a, p);
-		return derefptr(p, n->a->type);
+		return heapplace(derefptr(p, n->a->type));
 	}
 	}
 	errorat(n->pos, "internal error: not an lvalue");
-	return "0";
+	return stackplace("0");
 }
+
+const char *lvalue(Node *n) { return lvplace(n).c; }
+
+const char *cq(void) { return checkstores ? "const " : ""; }
+
+const char *heapptr(Type *t) { return checkstores ? xprintf("%s const *", ctype(t)) : xprintf("%s *", ctype(t)); }
+
+/* A pointer p into the heap handed to what writes through it itself: the
+ * runtime, which stores pointers with its own barriers (growslice,
+ * typedslicecopy, typedmemmove), or a copy of bytes without pointers.
+ * Under -d=checkstores it is cast to a mutable pointer, so that each such
+ * hand-over is written here, in sight. */
+const char *mutptr(const char *p) { return checkstores ? xprintf("(void *)(uintptr_t)(%s)", p) : p; }
+
+/* Every store of a gl value is written here, and nowhere else: the
+ * collector's write barrier (a pointer stored into the heap or a global
+ * while marking) is this function's to emit.  Under -d=checkstores every
+ * pointer's target is const in C, so cc rejects a store into the heap
+ * written anywhere else; this one casts the const away. */
+const char *storestmt(Place dst, const char *val, Type *t) {
+	/* tests/checkstores.sh's proof that the check can fail: this store
+	 * written as if it bypassed store() */
+	static int bypass = -1;
+	if (bypass < 0)
+		bypass = getenv("GLC_TEST_STOREBYPASS") != NULL;
+	if (dst.where == PL_HEAP && checkstores && !bypass)
+		return xprintf("*(%s *)(uintptr_t)&%s = %s;", ctype(t), dst.c, val);
+	return xprintf("%s = %s;", dst.c, val);
+}
+
+void store(Place dst, const char *val, Type *t) { line("%s", storestmt(dst, val, t)); }
 
 const char *addrof(Node *n) {
 	while (n->kind == N_PAREN)
@@ -724,16 +766,16 @@ const char *addrof(Node *n) {
 		pcline();
 		callto(p, xprintf("newobject(%s)", typedesc(t)));
 		afterCall(false);
-		extern void fillcomplit(Node *n, Type *t, const char *dst);
+		extern void fillcomplit(Node *n, Type *t, Place dst);
 		if (under(t)->kind == T_STRUCT || under(t)->kind == T_ARRAY)
-			fillcomplit(n, t, xprintf("(*%s)", p));
+			fillcomplit(n, t, heapplace(xprintf("(*%s)", p)));
 		else {
 			/* &[]T{...}, &map[K]V{...}: the value, then stored */
 			Node v = *n;
 			v.flags &= ~NF_IMPLICITADDR;
 			v.type = t;
 			const char *val = expr(&v);
-			line("*%s = %s;", p, val);
+			store(heapplace(xprintf("(*%s)", p)), val, t);
 		}
 		return p;
 	}
@@ -766,14 +808,17 @@ Node *stablelhs(Node *l, bool rhscalls) {
 		ix->flags = l->flags;
 		return ix;
 	}
-	const char *lv = lvalue(l);
+	Place lv = lvplace(l);
+	s->ival = lv.where;
 	if (!rhscalls) {
-		s->lit = lv;
+		s->lit = lv.c;
 		return s;
 	}
 	const char *p = frametemp(ptrto(l->type));
-	line("%s = &%s;", p, lv);
+	line("%s = &%s;", p, lv.c);
 	s->lit = derefptr(p, ptrto(l->type));
+	if (lv.where == PL_STACK && checkstores) /* a pointer into this frame: not const */
+		s->lit = xprintf("(*(%s *)(uintptr_t)%s)", ctype(l->type), p);
 	return s;
 }
 
@@ -797,10 +842,10 @@ void assign(Node *lhs, const char *val, Type *t) {
 		pcline();
 		callto(p, xprintf("mapassign(g, %s, %s, &%s)", typedesc(mt), m, k));
 		afterCall(true);
-		line("*(%s *)%s = %s;", ctype(under(mt)->elem), p, v);
+		store(heapplace(xprintf("(*(%s)%s)", heapptr(under(mt)->elem), p)), v, under(mt)->elem);
 		return;
 	}
-	line("%s = %s;", lvalue(lhs), val);
+	store(lvplace(lhs), val, t);
 }
 
 /* ---------------------------------------------------------------- operators */
@@ -1070,11 +1115,11 @@ static const char *unary(Node *n) {
 		if (x->kind == N_COMPLIT && n->obj && n->obj->isalloc && !n->obj->escapes) {
 			Type *ct = x->type;
 			const char *p = stackalloc(n->obj, ct);
-			extern void fillcomplit(Node *n, Type *t, const char *dst);
+			extern void fillcomplit(Node *n, Type *t, Place dst);
 			if (under(ct)->kind == T_STRUCT || under(ct)->kind == T_ARRAY)
-				fillcomplit(x, ct, xprintf("(*%s)", p));
+				fillcomplit(x, ct, stackplace(xprintf("(*%s)", p)));
 			else
-				line("*%s = %s;", p, expr(x));
+				store(stackplace(xprintf("*%s", p)), expr(x), ct);
 			return p;
 		}
 		return addrof(n->a);
@@ -1116,7 +1161,7 @@ static const char *index_(Node *n) {
 		/* the element is copied after the call through the pointer: a
 		 * C temporary of the element type could make the fixed C frame
 		 * larger than the band (stackcheck.c) */
-		line("{ const void *r_ = mapaccess1(g, %s, %s, &%s); RELOAD; %s = *(const %s *)r_; }", typedesc(mt), m, k, r,
+		line("{ const void *r_ = mapaccess1(g, %s, %s, &%s); RELOAD; %s = *(%s const *)r_; }", typedesc(mt), m, k, r,
 		     ctype(xt->elem));
 		afterCall(true);
 		return r;
@@ -1190,11 +1235,11 @@ static const char *sliceexpr(Node *n) {
 	 * would point into the next object (and keep it alive) */
 	if (str)
 		return xprintf("((GlString){(%s) - %s ? %s.ptr + %s : %s.ptr, %s - %s})", hi, lo, base, lo, base, hi, lo);
-	const char *ptr = u->kind == T_SLICE ? xprintf("%s.ptr", base) : u->kind == T_ARRAY ? xprintf("(void *)%s", base) : xprintf("(void *)%s", base);
+	const char *ptr = u->kind == T_SLICE ? xprintf("%s.ptr", base) : xprintf("(%svoid *)%s", cq(), base);
 	/* so does a slice with no capacity */
 	const char *r = temp(sliceof(et));
-	line("%s = (GlSlice){(%s) - %s ? (char *)%s + %s * %lld : (char *)%s, %s - %s, %s - %s};", r, max, lo, ptr, lo,
-	     (long long)tsize(et), ptr, hi, lo, max, lo);
+	line("%s = (GlSlice){(%s) - %s ? (%schar *)%s + %s * %lld : (%schar *)%s, %s - %s, %s - %s};", r, max, lo, cq(), ptr, lo,
+	     (long long)tsize(et), cq(), ptr, hi, lo, max, lo);
 	if (n->type->kind == T_NAMED)
 		return r;
 	return r;
@@ -1343,19 +1388,22 @@ static void evalargs(Node *n, Type *sig, Vec *args) {
 			}
 			const char *s = frametemp(pt);
 			Obj *p = calleeparam(n, np - 1, false);
+			const char *arr = NULL;
 			if (p && !p->escapes) {
 				/* the callee keeps no reference to the slice: its array
 				 * can be in this frame, as Go does */
-				const char *arr = frametemp(arrayof(et, extra));
+				arr = frametemp(arrayof(et, extra));
 				line("%s = (GlSlice){%s.a, %d, %d};", s, arr, extra, extra);
 			} else {
 				pcline();
 				callto(s, xprintf("(GlSlice){gl_newarray(g, %s, %d), %d, %d}", typedesc(et), extra, extra, extra));
 				afterCall(false);
 			}
-			for (int j = 0; j < extra; j++)
-				line("((%s *)%s.ptr)[%d] = %s;", ctype(et), s, j,
-				     conv(vals.v[np - 1 + j], vtypes.v[np - 1 + j], et));
+			for (int j = 0; j < extra; j++) {
+				Place el = arr ? stackplace(xprintf("%s.a[%d]", arr, j))
+					       : heapplace(xprintf("((%s)%s.ptr)[%d]", heapptr(et), s, j));
+				store(el, conv(vals.v[np - 1 + j], vtypes.v[np - 1 + j], et), et);
+			}
 			vpush(args, (void *)s);
 			break;
 		}
@@ -1374,7 +1422,7 @@ static bool argshavecalls(Node *n, Type *sig) {
 /* The C type of a function called through a func value (kind 3: it takes
  * the closure) or an itab (kind 2: it takes the receiver as void *). */
 const char *fncast(Type *sig, int kind) {
-	return xprintf("%s (*)(%s)", cresult(sig), cparams(sig, kind == 3 ? "GlFunc *" : NULL, kind == 2 ? "void *" : NULL, 0, 0, false));
+	return xprintf("%s (*)(%s)", cresult(sig), cparams(sig, kind == 3 ? "GlFunc *" : NULL, kind == 2 ? xprintf("%svoid *", cq()) : NULL, 0, 0, false));
 }
 
 /* sync/atomic's functions on int32 ... unsafe.Pointer, compiled inline as
@@ -1394,18 +1442,24 @@ static const char *atomicintrinsic(Obj *f, Type *sig, Vec *args, Type *rt) {
 				op = i;
 	if (op < 0)
 		return NULL;
-	const char *addr = nilchecked(once((char *)args->v[0], ((Field *)sig->fields.v[0])->type));
+	Type *pt = ((Field *)sig->fields.v[0])->type;
+	const char *addr = nilchecked(once((char *)args->v[0], pt));
+	/* the address the writing operations write through: a store into the
+	 * heap outside store(), so under -d=checkstores it is cast mutable here.
+	 * The Pointer kinds store pointers: when the collector marks
+	 * concurrently, their write barrier goes here (Go's atomicwb). */
+	const char *waddr = checkstores ? xprintf("((%s *)(uintptr_t)%s)", ctype(under(pt)->elem), addr) : addr;
 	const char *r = rt ? temp(rt) : NULL;
 	char **a = (char **)args->v;
 	switch (op) {
 	case 0: /* the expected value goes through memory: a temp of its own */
 		line("{ __typeof__(*%s) old_ = %s; %s = __atomic_compare_exchange_n(%s, &old_, %s, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }",
-		     addr, a[1], r, addr, a[2]);
+		     waddr, a[1], r, waddr, a[2]);
 		break;
-	case 1: line("%s = __atomic_exchange_n(%s, %s, __ATOMIC_SEQ_CST);", r, addr, a[1]); break;
+	case 1: line("%s = __atomic_exchange_n(%s, %s, __ATOMIC_SEQ_CST);", r, waddr, a[1]); break;
 	case 2: line("%s = __atomic_load_n(%s, __ATOMIC_SEQ_CST);", r, addr); break;
-	case 3: line("__atomic_store_n(%s, %s, __ATOMIC_SEQ_CST);", addr, a[1]); break;
-	case 4: line("%s = __atomic_add_fetch(%s, %s, __ATOMIC_SEQ_CST);", r, addr, a[1]); break;
+	case 3: line("__atomic_store_n(%s, %s, __ATOMIC_SEQ_CST);", waddr, a[1]); break;
+	case 4: line("%s = __atomic_add_fetch(%s, %s, __ATOMIC_SEQ_CST);", r, waddr, a[1]); break;
 	}
 	return r ? r : "";
 }
@@ -1580,12 +1634,15 @@ static const char *minmax(Node *n) {
 
 /* append(s, ...): into dst when it is given (x = append(x, ...) grows x in
  * place, as Go does), else into a temporary. */
-static const char *append2(Node *n, const char *dst) {
+static const char *append2(Node *n, Place *dst) {
 	Type *st = n->type, *et = under(st)->elem;
-	const char *s = dst ? dst : frametemp(st);
+	Place sp = dst ? *dst : stackplace(frametemp(st));
+	const char *s = sp.c;
 	Node *first = n->list.v[0];
 	if (!dst)
 		line("%s = %s;", s, exprto(first, st));
+	/* the slice header's len: an int store into where the header is */
+	Place len = {xprintf("%s.len", s), sp.where};
 	if (n->op) {
 		/* append(s, t...) */
 		Node *y = n->list.v[1];
@@ -1598,17 +1655,18 @@ static const char *append2(Node *n, const char *dst) {
 		line("if ((uint64_t)%s > (uint64_t)%s.cap) {", nl, s);
 		fn->indent++;
 		pcline();
-		line("growslice(g, &%s, %s, %s);", s, typedesc(et), nl);
+		line("growslice(g, %s, %s, %s);", mutptr(xprintf("&%s", s)), typedesc(et), nl);
 		afterCall(true);
 		fn->indent--;
 		line("}");
 		if (!fromstr && haspointers(et)) /* a typed copy: the write barrier's (mbarrier.c) */
-			line("typedslicecopy(%s, (char *)%s.ptr + %s.len * %lld, %s.len, %s.ptr, %s.len);", typedesc(et), s, s,
-			     (long long)tsize(et), v, v, v);
-		else
-			line("memmove((char *)%s.ptr + %s.len * %lld, %s.ptr, (size_t)%s.len * %lld);", s, s, (long long)tsize(et), v,
-			     v, fromstr ? 1LL : (long long)tsize(et));
-		line("%s.len = %s;", s, nl);
+			line("typedslicecopy(%s, %s, %s.len, %s.ptr, %s.len);", typedesc(et),
+			     mutptr(xprintf("(%schar *)%s.ptr + %s.len * %lld", cq(), s, s, (long long)tsize(et))), v, v, v);
+		else /* no pointers: no barrier */
+			line("memmove(%s, %s.ptr, (size_t)%s.len * %lld);",
+			     mutptr(xprintf("(%schar *)%s.ptr + %s.len * %lld", cq(), s, s, (long long)tsize(et))), v, v,
+			     fromstr ? 1LL : (long long)tsize(et));
+		store(len, nl, types[T_INT]);
 		return s;
 	}
 	int k = n->list.n - 1;
@@ -1626,13 +1684,16 @@ static const char *append2(Node *n, const char *dst) {
 	line("if ((uint64_t)(%s.len + %d) > (uint64_t)%s.cap) {", s, k, s);
 	fn->indent++;
 	pcline();
-	line("growslice(g, &%s, %s, %s.len + %d);", s, typedesc(et), s, k);
+	line("growslice(g, %s, %s, %s.len + %d);", mutptr(xprintf("&%s", s)), typedesc(et), s, k);
 	afterCall(true);
 	fn->indent--;
 	line("}");
 	for (int i = 0; i < k; i++)
-		line("((%s *)%s.ptr)[%s.len + %d] = %s;", ctype(et), s, s, i, vals[i]);
-	line("%s.len += %d;", s, k);
+		store(heapplace(xprintf("((%s)%s.ptr)[%s.len + %d]", heapptr(et), s, s, i)), vals[i], et);
+	if (checkstores) /* an int: never a barrier's, but still a store into the heap */
+		store(len, xprintf("%s.len + %d", s, k), types[T_INT]);
+	else
+		line("%s.len += %d;", s, k);
 	return s;
 }
 
@@ -1713,9 +1774,9 @@ static const char *builtin(Node *n) {
 		/* elements with pointers: a typed copy, where the write barrier
 		 * will be (runtime/mbarrier.c); copy(b, "str") has none */
 		if (haspointers(et) && !isstring(s->type))
-			line("%s = typedslicecopy(%s, %s.ptr, %s.len, %s.ptr, %s.len);", r, typedesc(et), dv, dv, sv, sv);
+			line("%s = typedslicecopy(%s, %s, %s.len, %s.ptr, %s.len);", r, typedesc(et), mutptr(xprintf("%s.ptr", dv)), dv, sv, sv);
 		else
-			line("%s = slicecopy(%s.ptr, %s.len, %s.ptr, %s.len, %lld);", r, dv, dv, sv, sv, (long long)tsize(et));
+			line("%s = slicecopy(%s, %s.len, %s.ptr, %s.len, %lld);", r, mutptr(xprintf("%s.ptr", dv)), dv, sv, sv, (long long)tsize(et));
 		return r;
 	}
 	case B_DELETE: {
@@ -1772,13 +1833,13 @@ static const char *builtin(Node *n) {
 		return xprintf("(__imag__ (%s))", expr(x));
 	case B_ADD: {
 		const char *p = spill(expr(x), x->type);
-		return xprintf("((void *)((char *)%s + (%s)))", p, exprto(a->v[1], types[T_INT]));
+		return xprintf("((%svoid *)((%schar *)%s + (%s)))", cq(), cq(), p, exprto(a->v[1], types[T_INT]));
 	}
 	case B_SLICE:
 	case B_STRING:
 		return unsafeslice(n, n->ival == B_STRING);
 	case B_STRINGDATA:
-		return xprintf("((uint8_t *)%s.ptr)", spill(expr(x), x->type));
+		return xprintf("((%s)%s.ptr)", ctype(n->type), spill(expr(x), x->type));
 	case B_SLICEDATA:
 		return xprintf("((%s)%s.ptr)", ctype(n->type), spill(expr(x), x->type));
 	case B_CLOSE: {
@@ -1812,7 +1873,7 @@ static const char *unsafeslice(Node *n, bool str) {
 	check(xprintf("%s == 2", ok), xprintf("gl_panicstring(g, \"runtime error: %s: ptr is nil and len is not zero\")", what));
 	if (str)
 		return xprintf("((GlString){(const uint8_t *)%s, %s})", p, len);
-	return xprintf("((GlSlice){(void *)%s, %s, %s})", p, len, len);
+	return xprintf("((GlSlice){(%svoid *)%s, %s, %s})", cq(), p, len, len);
 }
 
 /* Whether a and b denote the same variable: the same local or global, or
@@ -1853,7 +1914,8 @@ bool appendinplace(Node *l, Node *r) {
 	for (int i = 1; i < r->list.n; i++)
 		if (hascall(r->list.v[i]))
 			return false;
-	append2(r, lvalue(l));
+	Place p = lvplace(l);
+	append2(r, &p);
 	return true;
 }
 
@@ -1977,7 +2039,7 @@ static const char *staticleaf(Node *v, Type *t) {
 		static int nbox;
 		const char *nm = xprintf("glbox%d", ++nbox);
 		bprintf(&gdecls, "static const %s %s = %s;\n", ctype(v->type), nm, staticleaf(v, v->type));
-		return xprintf("{%s, (void *)&%s}", ifacetab(v->type, t), nm);
+		return xprintf("{%s, (%svoid *)&%s}", ifacetab(v->type, t), cq(), nm);
 	}
 	if (v->kind == N_COMPLIT) {
 		/* a gl array is a C struct with the array as member a */
@@ -2056,11 +2118,16 @@ static const char *statictemplate(Node *n, Type *t) {
 	return nm;
 }
 
-void fillcomplit(Node *n, Type *t, const char *dst);
+void fillcomplit(Node *n, Type *t, Place dst);
+
+/* A field or element of the aggregate at dst. */
+static Place member(Place dst, const char *m, long long i) {
+	return (Place){m ? xprintf("%s.%s", dst.c, m) : xprintf("%s.a[%lld]", dst.c, i), dst.where};
+}
 
 /* Store literal n's elements into dst, all of them or (templated) only
  * those its template leaves out. */
-static void fillelems(Node *n, Type *t, const char *dst, bool templated) {
+static void fillelems(Node *n, Type *t, Place dst, bool templated) {
 	Type *u = under(t);
 	switch (u->kind) {
 	case T_STRUCT:
@@ -2077,11 +2144,11 @@ static void fillelems(Node *n, Type *t, const char *dst, bool templated) {
 				continue;
 			const char *m = e->kind == N_KEYVAL ? cfield(f->name) : cmember(u, i);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(f->type)) {
-				fillcomplit(v, f->type, xprintf("%s.%s", dst, m));
+				fillcomplit(v, f->type, member(dst, m, 0));
 				continue;
 			}
 			const char *val = exprto(v, f->type);
-			line("%s.%s = %s;", dst, m, val);
+			store(member(dst, m, 0), val, f->type);
 		}
 		return;
 	case T_ARRAY:
@@ -2090,20 +2157,21 @@ static void fillelems(Node *n, Type *t, const char *dst, bool templated) {
 			Node *v = e->kind == N_KEYVAL ? e->b : e;
 			if (templated && isstatic(v, u->elem))
 				continue;
+			Place el = member(dst, NULL, (long long)(intptr_t)n->path.v[i]);
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
-				fillcomplit(v, u->elem, xprintf("%s.a[%lld]", dst, (long long)(intptr_t)n->path.v[i]));
+				fillcomplit(v, u->elem, el);
 				continue;
 			}
-			line("%s.a[%lld] = %s;", dst, (long long)(intptr_t)n->path.v[i], exprto(v, u->elem));
+			store(el, exprto(v, u->elem), u->elem);
 		}
 		return;
 	}
 }
 
-void fillcomplit(Node *n, Type *t, const char *dst) {
+void fillcomplit(Node *n, Type *t, Place dst) {
 	const char *s = statictemplate(n, t);
 	if (s)
-		line("%s = %s;", dst, s);
+		store(dst, s, t);
 	fillelems(n, t, dst, s != NULL);
 }
 
@@ -2124,7 +2192,7 @@ static const char *complit(Node *n) {
 			line("%s = %s;", r, s);
 		else
 			line("memset(&%s, 0, sizeof %s);", r, r);
-		fillelems(n, t, r, s != NULL);
+		fillelems(n, t, stackplace(r), s != NULL);
 		return r;
 	}
 	case T_SLICE: {
@@ -2138,18 +2206,18 @@ static const char *complit(Node *n) {
 		callto(r, xprintf("(GlSlice){gl_newarray(g, %s, %lld), %lld, %lld}", typedesc(u->elem), (long long)len, (long long)len, (long long)len));
 		afterCall(true);
 		const char *s = statictemplate(n, t);
-		if (s)
-			line("memcpy(%s.ptr, %s, sizeof %s);", r, s, s);
+		if (s) /* a fresh array: nothing for a barrier to shade */
+			line("memcpy(%s, %s, sizeof %s);", mutptr(xprintf("%s.ptr", r)), s, s);
 		for (int i = 0; i < n->list.n; i++) {
 			Node *e = n->list.v[i];
 			Node *v = e->kind == N_KEYVAL ? e->b : e;
 			if (s && isstatic(v, u->elem))
 				continue;
-			const char *dst = xprintf("((%s *)%s.ptr)[%lld]", ctype(u->elem), r, (long long)(intptr_t)n->path.v[i]);
+			Place dst = heapplace(xprintf("((%s)%s.ptr)[%lld]", heapptr(u->elem), r, (long long)(intptr_t)n->path.v[i]));
 			if (v->kind == N_COMPLIT && !v->a && isaggregate(u->elem)) {
 				const char *tl = statictemplate(v, u->elem);
 				if (tl && isstatic(v, u->elem)) { /* no holes: one copy */
-					line("%s = %s;", dst, tl);
+					store(dst, tl, u->elem);
 					continue;
 				}
 				const char *tmp = frametemp(u->elem);
@@ -2157,12 +2225,12 @@ static const char *complit(Node *n) {
 					line("%s = %s;", tmp, tl);
 				else
 					line("memset(&%s, 0, sizeof %s);", tmp, tmp);
-				fillelems(v, u->elem, tmp, tl != NULL);
-				line("%s = %s;", dst, tmp);
+				fillelems(v, u->elem, stackplace(tmp), tl != NULL);
+				store(dst, tmp, u->elem);
 				continue;
 			}
 			const char *val = exprto(v, u->elem);
-			line("%s = %s;", dst, val);
+			store(dst, val, u->elem);
 		}
 		return r;
 	}
@@ -2184,7 +2252,7 @@ static const char *complit(Node *n) {
 			pcline();
 			callto(p, xprintf("mapassign(g, %s, %s, &%s)", typedesc(t), m, k));
 			afterCall(true);
-			line("*(%s *)%s = %s;", ctype(u->elem), p, v);
+			store(heapplace(xprintf("(*(%s)%s)", heapptr(u->elem), p)), v, u->elem);
 		}
 		return m;
 	}
@@ -2213,7 +2281,7 @@ static const char *closure(Node *n) {
 		const char *nm = xprintf("%s__fv", li->cname);
 		/* with the function (gfuncs), as li is a static of its part */
 		bprintf(&gfuncs, "static const GlFunc %s = {(void (*)(void))%s};\n", nm, li->cname);
-		return xprintf("((GlFunc *)&%s)", nm);
+		return staticfunc(nm);
 	}
 	Vec fts = {0};
 	vpush(&fts, types[T_UNSAFEPTR]);
@@ -2224,10 +2292,12 @@ static const char *closure(Node *n) {
 	pcline();
 	callto(c, xprintf("newobject(%s)", typedesc(rt)));
 	afterCall(false);
+	const char *rec = xprintf("((%sstruct %s__closure *)%s)", cq(), li->cname, c);
+	/* the code pointer: not a gl pointer, never a barrier's */
 	line("((struct %s__closure *)%s)->fn = (void (*)(void))%s;", li->cname, c, li->cname);
 	for (int i = 0; i < li->captures.n; i++) {
 		Obj *o = li->captures.v[i];
-		line("((struct %s__closure *)%s)->%s = fp->%s;", li->cname, c, o->cname, o->cname);
+		store(heapplace(xprintf("%s->%s", rec, o->cname)), xprintf("fp->%s", o->cname), ptrto(o->type));
 	}
 	return c;
 }
@@ -2292,8 +2362,9 @@ static const char *methodvalue(Node *n) {
 	pcline();
 	callto(c, xprintf("newobject(%s)", typedesc(ct)));
 	afterCall(false);
-	line("((%s *)%s)->f0 = (void *)%s;", ctype(ct), c, wname);
-	line("((%s *)%s)->f1 = %s;", ctype(ct), c, recv);
+	const char *rec = xprintf("((%s)%s)", heapptr(ct), c);
+	store(heapplace(xprintf("%s->f0", rec)), xprintf("(void *)%s", wname), types[T_UNSAFEPTR]);
+	store(heapplace(xprintf("%s->f1", rec)), recv, recvt);
 	return c;
 }
 
@@ -2312,7 +2383,7 @@ static const char *ifacemethodexpr(Node *n, const char *wname, const char *rc, c
 		fncast(m->type, 2), iv, imethodindex(it, m->name), mode == R_OUT ? ", out" : "", iv, pl);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	helperend(wname, at, xprintf("%s__fv", wname));
-	return xprintf("((GlFunc *)&%s__fv)", wname);
+	return staticfunc(xprintf("%s__fv", wname));
 }
 
 /* T.M or (*T).M: a function whose first parameter is the receiver. */
@@ -2353,7 +2424,7 @@ static const char *methodexpr(Node *n) {
 		rc, wname, params, exprstr(n), rc, wname, params, wrapperentry(wname), call);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	helperend(wname, at, xprintf("%s__fv", wname));
-	return xprintf("((GlFunc *)&%s__fv)", wname);
+	return staticfunc(xprintf("%s__fv", wname));
 }
 
 /* print or println of a defer or go thunk's saved arguments, into body:
@@ -2382,8 +2453,8 @@ static void thunkprint(Node *pr, Buf *body) {
 
 static const char *extract(const char *v, Type *t) {
 	if (isdirectiface(t))
-		return xprintf("(*(%s *)&%s.data)", ctype(t), v);
-	return xprintf("(*(%s *)%s.data)", ctype(t), v);
+		return xprintf(checkstores ? "(*(%s *)(uintptr_t)&%s.data)" : "(*(%s *)&%s.data)", ctype(t), v);
+	return xprintf("(*(%s)%s.data)", heapptr(t), v);
 }
 
 static const char *dyntype(const char *v, Type *it) {
@@ -2408,7 +2479,7 @@ static const char *assertion(Node *n) {
 		return xprintf("((GlIface){%s, %s.data})", dyn, v);
 	}
 	const char *tab = temp(types[T_UNSAFEPTR]);
-	line("%s = %s ? (void *)getitab(%s, %s, true) : 0;", tab, dyn, typedesc(t), dyn);
+	line("%s = %s ? (const void *)getitab(%s, %s, true) : 0;", tab, dyn, typedesc(t), dyn);
 	check(xprintf("!%s", tab), xprintf("gl_panicassert(g, %s, %s, %s)", dyn, typedesc(t), typedesc(x->type)));
 	return xprintf("((GlIface){%s, %s.data})", tab, v);
 }
@@ -2425,7 +2496,7 @@ void commaok(Node *r, const char **v, Type *want) {
 		callto(p, xprintf("mapaccess2(g, %s, %s, &%s)", typedesc(mt), m, k));
 		afterCall(true);
 		const char *val = temp(u->elem);
-		line("%s = %s ? *(%s *)%s : %s;", val, p, ctype(u->elem), p, zeroval(u->elem));
+		line("%s = %s ? *(%s)%s : %s;", val, p, heapptr(u->elem), p, zeroval(u->elem));
 		v[0] = conv(val, u->elem, want);
 		v[1] = spill(xprintf("(%s != NULL)", p), types[T_BOOL]);
 		return;
@@ -2448,7 +2519,7 @@ void commaok(Node *r, const char **v, Type *want) {
 				line("%s = (GlIface){%s, %s.data};", val, dyn, xv);
 			} else {
 				const char *tab = temp(types[T_UNSAFEPTR]);
-				line("%s = %s ? (void *)getitab(%s, %s, true) : 0;", tab, dyn, typedesc(t), dyn);
+				line("%s = %s ? (const void *)getitab(%s, %s, true) : 0;", tab, dyn, typedesc(t), dyn);
 				line("%s = %s != 0;", ok, tab);
 				line("%s = %s ? (GlIface){%s, %s.data} : (GlIface){0};", val, ok, tab, xv);
 			}
@@ -2722,13 +2793,14 @@ static void deferorgo(Node *n, bool isgo) {
 	pcline();
 	callto(d, xprintf("newobject(%s)", typedesc(rec)));
 	afterCall(false);
-	line("%s->f0 = (void *)%s;", d, name);
+	Vec *fs = &under(rec)->fields;
+	store(heapplace(xprintf("%s->f0", d)), xprintf("(void *)%s", name), types[T_UNSAFEPTR]);
 	for (int i = 0; i < vals.n; i++)
-		line("%s->f%d = %s;", d, i + 1, (char *)vals.v[i]);
+		store(heapplace(xprintf("%s->f%d", d, i + 1)), vals.v[i], ((Field *)fs->v[i + 1])->type);
 	pcline();
 	if (isgo)
-		line("gl_go(g, (GlFunc *)%s);", d);
+		line("gl_go(g, (GlFunc *)%s);", mutptr(d));
 	else
-		line("gl_deferproc(g, &fp->h, (GlFunc *)%s);", d);
+		line("gl_deferproc(g, &fp->h, (GlFunc *)%s);", mutptr(d));
 	afterCall(false);
 }

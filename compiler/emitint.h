@@ -70,6 +70,7 @@ const char *strlit(const char *s, int64_t n); /* C expression of type GlString *
 bool bypointer(Type *t);             /* passed by pointer (S5) */
 bool inframe(Type *t);               /* a variable of this type lives in the data frame */
 const char *funcsym(Obj *f);         /* C name of a declared function or method */
+const char *staticfunc(const char *sym); /* a static closure object as a GlFunc * */
 int imethodindex(Type *iface, const char *name); /* a method's slot in an itab */
 /* emitexpr.c */
 const char *fncast(Type *sig, int kind); /* C function type of an indirect call */
@@ -107,7 +108,25 @@ int tempmark(void);                    /* temporaries made after this ... */
 void temprelease(int mark);            /* ... are free again */
 const char *addrof(Node *n);           /* &lvalue (n addressable) */
 const char *derefptr(const char *p, Type *t); /* *p, p of pointer type t */
-const char *lvalue(Node *n);
+/* A place a store writes: a C lvalue and whether it is memory that only
+ * this goroutine's stack scan finds (its C locals and data frame), or
+ * memory reached through a pointer or a global, which any goroutine and the
+ * collector may see: the write barrier's business. */
+enum { PL_STACK, PL_HEAP };
+typedef struct Place {
+	const char *c;
+	int where;
+} Place;
+Place lvplace(Node *n);
+Place varplace(Obj *o);
+Place heapplace(const char *c);     /* a place reached through a pointer */
+Place stackplace(const char *c);    /* a C local or a member of the data frame */
+void store(Place dst, const char *val, Type *t); /* every store of a gl value */
+const char *storestmt(Place dst, const char *val, Type *t); /* the C statement store() writes */
+const char *lvalue(Node *n);           /* lvplace(n).c, to read or take the address of */
+const char *cq(void);                  /* "const " under -d=checkstores, else "" */
+const char *heapptr(Type *t);          /* the C type of a pointer to a heap value of type t */
+const char *mutptr(const char *p);     /* p, for the runtime or a pointer-free copy to write through */
 void assign(Node *lhs, const char *val, Type *t);
 const char *varref(Obj *o);
 const char *zeroval(Type *t);

@@ -65,14 +65,17 @@ const char *newlabel(const char *what) { return xprintf("L%d_%s", ++fn->nlabel, 
 /* Members holding pointers come first in the frame: only they need
  * zeroing at entry (so the stack map never shows garbage); the rest are
  * written before they are read. */
-static void framemember(const char *name, Type *t, const char *comment) {
+/* A member of the data frame of gl type t and C type ct. */
+static void framememberc(const char *name, Type *t, const char *ct, const char *comment) {
 	if (haspointers(t)) {
-		bprintf(&fn->frameptr, "\t%s %s;%s\n", ctype(t), name, comment ? comment : "");
+		bprintf(&fn->frameptr, "\t%s %s;%s\n", ct, name, comment ? comment : "");
 		vpush(&fn->frameslots, (void *)name);
 		vpush(&fn->frametypes, t);
 	} else
-		bprintf(&fn->frame, "\t%s %s;%s\n", ctype(t), name, comment ? comment : "");
+		bprintf(&fn->frame, "\t%s %s;%s\n", ct, name, comment ? comment : "");
 }
+
+static void framemember(const char *name, Type *t, const char *comment) { framememberc(name, t, ctype(t), comment); }
 
 /* Decide where a local lives: the heap when captured or address-taken,
  * the data frame when it holds pointers or is an aggregate, else a C local. */
@@ -133,9 +136,16 @@ const char *varref(Obj *o) {
 	case S_BOX: return derefptr(xprintf("fp->%s", o->cname), ptrto(o->type));
 	case S_GLOBAL:
 		declareglobal(o);
+		if (checkstores) /* written only by store(), as the heap */
+			return xprintf("(*(%s const *)&%s)", ctype(o->type), o->cname);
 		return o->cname;
 	}
 	fatal("internal error: variable %s has no storage (%s:%d)", o->name, fileof(o->pos), o->pos.line);
+}
+
+Place varplace(Obj *o) {
+	const char *c = varref(o);
+	return (Place){c, o->slot == S_BOX || o->slot == S_GLOBAL ? PL_HEAP : PL_STACK};
 }
 
 /* ---------------------------------------------------------------- statements */
@@ -190,7 +200,7 @@ static void assignlist(Vec *lhs, Vec *rhs, bool declare) {
 					v = spill(v, lt);
 					initvar(l->obj);
 				}
-				line("%s = %s;", varref(l->obj), v);
+				store(varplace(l->obj), v, l->obj->type);
 				return;
 			}
 			assign(l, NULL, NULL); /* marker: evaluated below */
@@ -240,7 +250,7 @@ static void assignlist(Vec *lhs, Vec *rhs, bool declare) {
 			declarevar(l->obj);
 			if (l->obj->slot == S_BOX)
 				initvar(l->obj);
-			line("%s = %s;", varref(l->obj), conv(vals[i], vtypes[i], l->obj->type));
+			store(varplace(l->obj), conv(vals[i], vtypes[i], l->obj->type), l->obj->type);
 			continue;
 		}
 		Type *lt = l->kind == N_IDENT && l->obj ? l->obj->type : l->type;
@@ -273,7 +283,7 @@ static void emitassign(Node *n) {
 			return;
 		}
 		if (l->kind == N_IDENT && l->obj && l->obj->global && declare) {
-			line("%s = %s;", varref(l->obj), exprto(r, l->obj->type));
+			store(varplace(l->obj), exprto(r, l->obj->type), l->obj->type);
 			return;
 		}
 		extern bool appendinplace(Node * l, Node * r);
@@ -316,9 +326,9 @@ static void emitdefine(Node *n) {
 				v = spill(v, t);
 				initvar(l->obj);
 			}
-			line("%s = %s;", varref(l->obj), v);
+			store(varplace(l->obj), v, l->obj->type);
 		} else
-			line("%s = %s;", varref(l->obj), v);
+			store(varplace(l->obj), v, l->obj->type);
 		return;
 	}
 	assignlist(&n->list, &n->list2, true);
@@ -375,7 +385,7 @@ static void emitvarspec(Node *spec) {
 			v = spill(v, id->obj->type);
 			initvar(id->obj);
 		}
-		line("%s = %s;", varref(id->obj), v);
+		store(varplace(id->obj), v, id->obj->type);
 		return;
 	}
 	assignlist(&lhs, &spec->list2, true);
@@ -420,7 +430,7 @@ static void reboxloopvars(Node *init) {
 		pcline();
 		callto(xprintf("fp->%s", o->cname), xprintf("newobject(%s)", typedesc(o->type)));
 		afterCall(false);
-		line("%s = %s;", derefptr(xprintf("fp->%s", o->cname), ptrto(o->type)), derefptr(old, ptrto(o->type)));
+		store(varplace(o), derefptr(old, ptrto(o->type)), o->type);
 	}
 }
 
@@ -456,7 +466,7 @@ static void rangedeclare(Node *v, const char *val, Type *vt) {
 		initvar(v->obj);
 		val = s;
 	}
-	line("%s = %s;", varref(v->obj), conv(val, vt, v->obj->type));
+	store(varplace(v->obj), conv(val, vt, v->obj->type), v->obj->type);
 }
 
 /* Store an iteration's key and value (val NULL: none).  With = it is an
@@ -516,7 +526,7 @@ static void emitrange(Node *n) {
 			base = spill(expr(x), xt);
 			len = xprintf("%s.len", base);
 			et = u->elem;
-			elem = xprintf("((%s *)%s.ptr)[%%s]", ctype(et), base);
+			elem = xprintf("((%s)%s.ptr)[%%s]", heapptr(et), base);
 		} else if (n->ival == RANGE_ARRAY) {
 			et = u->elem;
 			if (wantvar(n, 1)) {
@@ -730,9 +740,9 @@ static void emittypeswitch(Node *n) {
 			const char *val;
 			if (c->list.n == 1 && (((Node *)c->list.v[0])->flags & NF_TYPE) && !isinterface(ot)) {
 				if (isdirectiface(ot))
-					val = xprintf("*(%s *)&%s.data", ctype(ot), v);
+					val = xprintf(checkstores ? "*(%s *)(uintptr_t)&%s.data" : "*(%s *)&%s.data", ctype(ot), v);
 				else
-					val = xprintf("*(%s *)%s.data", ctype(ot), v);
+					val = xprintf("*(%s)%s.data", heapptr(ot), v);
 				val = spill(val, ot);
 			} else if (isinterface(ot) && !identical(ot, xt)) {
 				val = toiface(v, xt, ot);
@@ -743,7 +753,7 @@ static void emittypeswitch(Node *n) {
 				val = spill(val, ot);
 				initvar(o);
 			}
-			line("%s = %s;", varref(o), val);
+			store(varplace(o), val, o->type);
 		}
 		stmts(&c->list2);
 		fn->indent--;
@@ -864,7 +874,7 @@ static void emitselect(Node *n) {
 					const char *v = spill(vals[j], vts[j]);
 					if (lv->obj->slot == S_BOX)
 						initvar(lv->obj);
-					line("%s = %s;", varref(lv->obj), conv(v, vts[j], lv->obj->type));
+					store(varplace(lv->obj), conv(v, vts[j], lv->obj->type), lv->obj->type);
 				} else {
 					extern Node *stablelhs(Node *l, bool rhscalls);
 					Type *lt = lv->kind == N_IDENT && lv->obj ? lv->obj->type : lv->type;
@@ -936,7 +946,7 @@ static void emitreturn(Node *n) {
 	}
 	for (int i = 0; i < nr; i++) {
 		Obj *r = fi->results.v[i];
-		line("%s = %s;", varref(r), (char *)vals.v[i]);
+		store(varplace(r), vals.v[i], r->type);
 	}
 	deferreturn();
 	line("goto ret;");
@@ -1164,8 +1174,8 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 		break;
 	case S_BOX:
 		/* newobject is a call: the value is read from the parameter after it */
-		bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n\t%s = %s;\n",
-			typedesc(t), fn->cname, o->cname, derefptr(xprintf("fp->%s", o->cname), ptrto(t)), src);
+		bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n\t%s\n",
+			typedesc(t), fn->cname, o->cname, storestmt(varplace(o), src, t));
 		break;
 	}
 }
@@ -1269,7 +1279,9 @@ void emitfunc(FuncInfo *fi) {
 			bprintf(&entry, "\tmemset(&fp->%s, 0, sizeof fp->%s);\n", o->cname, o->cname);
 	}
 	if (f.rmode == R_OUT) {
-		framemember("glout", ptrto(f.rtype), " /* where the results go (in the caller's frame) */");
+		/* the out pointer points into the caller's frame: stack memory, which
+		 * needs no barrier (not const under -d=checkstores) */
+		framememberc("glout", ptrto(f.rtype), xprintf("%s *", ctype(f.rtype)), " /* where the results go (in the caller's frame) */");
 		bprintf(&entry, "\tfp->glout = out;\n");
 		vpush(&f.fixparams, "out");
 	}

@@ -12,6 +12,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -298,7 +299,8 @@ static const char *sufile(const char *obj) {
 	return xprintf("%.*s.su", (int)n, obj);
 }
 
-static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo) {
+/* errs: cc's messages for x.c go to x.c.err instead of glc's stderr */
+static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo, bool errs) {
 	int running = 0, failed = 0;
 	for (int i = 0; i < jobs->n || running;) {
 		if (i < jobs->n && running < n) {
@@ -321,6 +323,11 @@ static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo) {
 			if (pid < 0)
 				fatal("fork: %s", strerror(errno));
 			if (pid == 0) {
+				if (errs) {
+					int fd = open(xprintf("%s.err", c), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+					if (fd >= 0)
+						dup2(fd, 2);
+				}
 				execvp(((char **)argv.v)[0], (char **)argv.v);
 				_exit(127);
 			}
@@ -441,12 +448,15 @@ typedef struct Opts {
 	bool work;
 	bool x;
 	bool m;
+	bool checkstores;
 	const char *opt;
 	Vec inputs;
 	Vec args;
 } Opts;
 
 static char workdir[PATH_MAX];
+
+static int checkstoresdone(Opts *o, Vec *cfiles, Vec *chks, int rc);
 
 static void rmworkdir(bool keep);
 
@@ -590,8 +600,17 @@ static int compile(Opts *o, const char *exe) {
 	pushwords(&ccargs, cc && *cc ? cc : GL_CC);
 	pushwords(&ccargs, GL_CFLAGS);
 	vpush(&ccargs, (void *)(o->opt ? o->opt : "-O2"));
-	/* generated code is checked by glc; cc's warnings are not the user's */
-	vpush(&ccargs, "-w");
+	if (o->checkstores) {
+		/* only cc's front end, and only the errors that say a heap store
+		 * bypassed store(): a const pointer written through, passed where
+		 * something may write, or cast to a mutable one */
+		vpush(&ccargs, "-DGL_CHECKSTORES");
+		vpush(&ccargs, "-fsyntax-only");
+		vpush(&ccargs, "-Werror=discarded-qualifiers");
+		vpush(&ccargs, "-Werror=cast-qual");
+	} else
+		/* generated code is checked by glc; cc's warnings are not the user's */
+		vpush(&ccargs, "-w");
 	/* a call in tail position must keep its caller's frame in tracebacks */
 	vpush(&ccargs, "-fno-optimize-sibling-calls");
 	vpush(&ccargs, "-std=gnu11");
@@ -613,7 +632,7 @@ static int compile(Opts *o, const char *exe) {
 	 * cutting); otherwise parts of at least 256 KB of C, one per CPU
 	 * (about 0.5 s of cc -O2 each) */
 	const char *forceparts = getenv("GLCPARTS");
-	Vec objs = {0}, jobs = {0};
+	Vec objs = {0}, jobs = {0}, chks = {0};
 	Vec *pkgobjs = xalloc(allpackages.n * sizeof *pkgobjs);
 	const char **stks = xalloc(allpackages.n * sizeof *stks);
 	for (int i = 0; i < allpackages.n; i++) {
@@ -623,6 +642,25 @@ static int compile(Opts *o, const char *exe) {
 		 * test program would stay in the cache forever) */
 		bool cached = cache && strcmp(p->path, "main") != 0;
 		const char *obj = cached ? xprintf("%s/%016llx.o", cache, (unsigned long long)key) : NULL;
+		if (o->checkstores) {
+			/* a package that passed the check has a marker under its key */
+			const char *chk = cached ? xprintf("%s/%016llx.chk", cache, (unsigned long long)key) : NULL;
+			if (chk && isfile(chk))
+				continue;
+			emitunit(p);
+			splitunit(1, 0);
+			const char *cpath = xprintf("%s/%s.c", workdir, p->cprefix);
+			FILE *out = fopen(cpath, "w");
+			if (!out)
+				fatal("cannot write %s: %s", cpath, strerror(errno));
+			writepart(p, 0, out);
+			if (fclose(out))
+				fatal("cannot write %s: %s", cpath, strerror(errno));
+			vpush(&jobs, (void *)cpath);
+			vpush(&jobs, (void *)xprintf("%s.o", cpath));
+			vpush(&chks, (void *)(chk ? chk : ""));
+			continue;
+		}
 		/* .stk is written once the package passed the stack check */
 		stks[i] = cached ? xprintf("%s/%016llx.stk", cache, (unsigned long long)key) : NULL;
 		bool have = cached && isfile(obj) && isfile(stks[i]);
@@ -662,7 +700,12 @@ static int compile(Opts *o, const char *exe) {
 		flusherrors();
 	}
 	/* compile what is missing, as many at once as there are CPUs */
-	int rc = runjobs(&ccargs, &jobs, (int)ncpu, o->x);
+	Vec cfiles = {0};
+	for (int i = 0; i < jobs.n; i += 2)
+		vpush(&cfiles, jobs.v[i]);
+	int rc = runjobs(&ccargs, &jobs, (int)ncpu, o->x, o->checkstores);
+	if (o->checkstores)
+		return checkstoresdone(o, &cfiles, &chks, rc);
 	if (rc) {
 		fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
 		return 3;
@@ -704,6 +747,46 @@ static int compile(Opts *o, const char *exe) {
 	return 0;
 }
 
+/* glc build -d=checkstores: cc's front end has read each package's C
+ * (written with const pointers, ctype) and rejected any store into memory
+ * reached through a pointer that bypasses store().  Prints cc's errors, and
+ * marks the packages that passed in the cache. */
+static int checkstoresdone(Opts *o, Vec *cfiles, Vec *chks, int rc) {
+	int nerr = 0;
+	for (int i = 0; i < cfiles->n; i++) {
+		size_t len;
+		char *msg = readwhole(xprintf("%s.err", (char *)cfiles->v[i]), &len);
+		bool failed = false;
+		for (char *l = msg; l && *l;) {
+			char *nl = strchr(l, '\n');
+			if (nl)
+				*nl = 0;
+			if (strstr(l, "error:")) {
+				failed = true;
+				nerr++;
+				fprintf(stderr, "%s\n", l);
+				if (nl && nl[1]) { /* the line of C it is about */
+					char *nl2 = strchr(nl + 1, '\n');
+					fprintf(stderr, "%.*s\n", nl2 ? (int)(nl2 - nl - 1) : (int)strlen(nl + 1), nl + 1);
+				}
+			}
+			l = nl ? nl + 1 : l + strlen(l);
+		}
+		const char *chk = chks->v[i];
+		if (!failed && *chk) {
+			FILE *f = fopen(chk, "w");
+			if (f)
+				fclose(f);
+		}
+	}
+	rmworkdir(o->work);
+	if (rc || nerr) {
+		fprintf(stderr, "glc: -d=checkstores: %d stores or hand-overs of heap memory bypass store() (cc's errors above)\n", nerr);
+		return 1;
+	}
+	return 0;
+}
+
 static int parseopts(int argc, char **argv, Opts *o, bool run) {
 	int i = 0;
 	for (; i < argc; i++) {
@@ -718,6 +801,8 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 			o->x = true;
 		} else if (!strcmp(a, "-m")) {
 			o->m = true;
+		} else if (!strcmp(a, "-d=checkstores") && !run) {
+			o->checkstores = checkstores = true;
 		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3")) {
 			o->opt = a;
 		} else if (a[0] == '-' && a[1]) {

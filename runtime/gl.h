@@ -77,8 +77,17 @@ typedef struct GlString {
 /* []T: 24 bytes, so never passed or returned by value (S5): generated code
  * passes a pointer to a copy in its data frame and results come back through
  * an out-pointer. */
+/* GL_HEAPQ: const when glc -d=checkstores compiles generated C, so that
+ * the C compiler rejects a store into the heap that bypasses glc's store()
+ * (what the collector's write barrier will need); nothing otherwise. */
+#ifdef GL_CHECKSTORES
+#define GL_HEAPQ const
+#else
+#define GL_HEAPQ
+#endif
+
 typedef struct GlSlice {
-	void *ptr;
+	GL_HEAPQ void *ptr;
 	int64_t len;
 	int64_t cap;
 } GlSlice;
@@ -89,7 +98,7 @@ typedef struct GlSlice {
  * unsafe.Pointer) whose value is stored in data itself, as Go does. */
 typedef struct GlIface {
 	const void *tab;
-	void *data;
+	GL_HEAPQ void *data;
 } GlIface;
 typedef GlIface GlEface;
 
