@@ -744,10 +744,36 @@ const char *storestmt(Place dst, const char *val, Type *t) {
 		bypass = getenv("GLC_TEST_STOREBYPASS") != NULL;
 	if (dst.where == PL_HEAP && checkstores && !bypass)
 		return xprintf("*(%s *)(uintptr_t)&%s = %s;", ctype(t), dst.c, val);
+	if (dst.where == PL_HEAP && haspointers(t) && !checkstores) {
+		/* the write barrier (gl.h): one pointer, or a value's pointer words */
+		if (ispointershaped(t))
+			return xprintf("GL_STOREPTR(%s, %s);", dst.c, val);
+		return xprintf("GL_STORETYPED(%s, %s, %s);", dst.c, val, typedesc(t));
+	}
 	return xprintf("%s = %s;", dst.c, val);
 }
 
+/* A value that is one C pointer: a pointer, unsafe.Pointer, map, chan or
+ * func. */
+bool ispointershaped(Type *t) {
+	switch (under(t)->kind) {
+	case T_POINTER: case T_UNSAFEPTR: case T_MAP: case T_CHAN: case T_FUNC:
+		return true;
+	}
+	return false;
+}
+
 void store(Place dst, const char *val, Type *t) { line("%s", storestmt(dst, val, t)); }
+
+/* The address of the C function fname into the first word of a record
+ * just allocated (a defer or go record, a method value): no barrier, as
+ * nothing old is there to shade and a code address is not the heap's. */
+void storecode(Place dst, const char *fname) {
+	if (checkstores)
+		line("*(void **)(uintptr_t)&%s = (void *)%s;", dst.c, fname);
+	else
+		line("%s = (void *)%s;", dst.c, fname);
+}
 
 const char *addrof(Node *n) {
 	while (n->kind == N_PAREN)
@@ -2363,7 +2389,7 @@ static const char *methodvalue(Node *n) {
 	callto(c, xprintf("newobject(%s)", typedesc(ct)));
 	afterCall(false);
 	const char *rec = xprintf("((%s)%s)", heapptr(ct), c);
-	store(heapplace(xprintf("%s->f0", rec)), xprintf("(void *)%s", wname), types[T_UNSAFEPTR]);
+	storecode(heapplace(xprintf("%s->f0", rec)), wname);
 	store(heapplace(xprintf("%s->f1", rec)), recv, recvt);
 	return c;
 }
@@ -2794,7 +2820,7 @@ static void deferorgo(Node *n, bool isgo) {
 	callto(d, xprintf("newobject(%s)", typedesc(rec)));
 	afterCall(false);
 	Vec *fs = &under(rec)->fields;
-	store(heapplace(xprintf("%s->f0", d)), xprintf("(void *)%s", name), types[T_UNSAFEPTR]);
+	storecode(heapplace(xprintf("%s->f0", d)), name);
 	for (int i = 0; i < vals.n; i++)
 		store(heapplace(xprintf("%s->f%d", d, i + 1)), vals.v[i], ((Field *)fs->v[i + 1])->type);
 	pcline();

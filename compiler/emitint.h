@@ -123,6 +123,8 @@ Place heapplace(const char *c);     /* a place reached through a pointer */
 Place stackplace(const char *c);    /* a C local or a member of the data frame */
 void store(Place dst, const char *val, Type *t); /* every store of a gl value */
 const char *storestmt(Place dst, const char *val, Type *t); /* the C statement store() writes */
+void storecode(Place dst, const char *fname); /* a C function's address into a new record */
+bool ispointershaped(Type *t);         /* one C pointer: pointer, unsafe.Pointer, map, chan, func */
 const char *lvalue(Node *n);           /* lvplace(n).c, to read or take the address of */
 const char *cq(void);                  /* "const " under -d=checkstores, else "" */
 const char *heapptr(Type *t);          /* the C type of a pointer to a heap value of type t */

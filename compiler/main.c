@@ -425,6 +425,7 @@ static const struct {
 	 "  asyncpreemptoff=1              no preemption by signal\n"
 	 "  preemptpacing=fixed            suspendG resends SIGURG as Go does\n"
 	 "  cpu.popcnt=off                 bits.OnesCount without POPCNT\n"
+	 "  wbforce=1                      the write barrier on all the time (its slow paths)\n"
 	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1, adaptivestackstart=1\n"},
 };
 

@@ -36,6 +36,7 @@ static const struct dbgvar {
 	{"stackforcemove", &gl_debug.stackforcemove},
 	{"stacktrace", &gl_debug.stacktrace},
 	{"tracebackancestors", &gl_debug.tracebackancestors},
+	{"wbforce", &gl_debug.wbforce},
 };
 
 /* Go's atoi32: digits only, with an optional minus; false if malformed. */

@@ -508,6 +508,46 @@ int64_t slicecopy(void *to, int64_t tolen, const void *from, int64_t fromlen, ui
  * t...) of elements with pointers, and clear(s) of them, go through these,
  * where the collector's write barrier will be. */
 int64_t typedslicecopy(const GlType *elem, void *dst, int64_t dstlen, const void *src, int64_t srclen);
+
+/* ---- the write barrier (runtime/mbarrier.c) ----
+ *
+ * glc's store() writes every store of a pointer-holding value into the heap
+ * or a package variable through one of these two.  When the collector is
+ * not marking, the barrier is one load of writeBarrier.enabled and one
+ * predictable branch; when it is (Go's mark phase), the old and the new
+ * pointers are shaded first (Go's hybrid barrier, mbarrier.c).  The load is
+ * volatile so that gcc reads the switch at every store, never once for a
+ * whole loop.  dst is evaluated twice: glc passes only lvalues without side
+ * effects (temporaries and variables indexed by temporaries). */
+typedef struct GlWriteBarrier {
+	bool enabled;           /* set while the collector marks (Go's writeBarrier.enabled) */
+	uint8_t pad[63];        /* a cache line of its own: read by every store */
+} GlWriteBarrier;
+extern GlWriteBarrier writeBarrier;
+void gcWriteBarrier(G *g, void **slot, void *ptr); /* shade *slot and ptr, then *slot = ptr */
+void typeBitsShade(const GlType *t, const void *p); /* shade the pointer words of *p */
+#define GL_WBON() GL_UNLIKELY(*(volatile bool *)&writeBarrier.enabled)
+/* dst = val, for a pointer-shaped value (pointer, map, chan, func) */
+#define GL_STOREPTR(dst, val) \
+	do { \
+		if (GL_WBON()) \
+			gcWriteBarrier(g, (void **)&(dst), (void *)(val)); \
+		else \
+			(dst) = (val); \
+	} while (0)
+/* dst = val, for a value of type *typ (a string, slice, interface, struct
+ * or array with pointers): the pointer words typ's gcdata marks are shaded
+ * in dst before the store (the old values) and after it (the new), so no
+ * copy of the value is needed */
+#define GL_STORETYPED(dst, val, typ) \
+	do { \
+		if (GL_WBON()) { \
+			typeBitsShade((typ), &(dst)); \
+			(dst) = (val); \
+			typeBitsShade((typ), &(dst)); \
+		} else \
+			(dst) = (val); \
+	} while (0)
 void memclrHasPointers(void *p, uintptr_t n);
 
 /* string.c */

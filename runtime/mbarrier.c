@@ -16,8 +16,9 @@
  * into the heap (Dijkstra's insertion barrier).  Together they let a
  * stack be scanned once, without rescans at the end of the cycle.
  *
- * The compiler will put the barrier on each single store of a pointer
- * (issue 12's one store()).  What it cannot see is the runtime copying
+ * The compiler puts the barrier on each single store of a pointer into
+ * the heap or a package variable (glc's store(); GL_STOREPTR and
+ * GL_STORETYPED in gl.h call gcWriteBarrier and typeBitsBulkBarrier).  What it cannot see is the runtime copying
  * whole values on the program's behalf: a channel element from the
  * sender's frame into the buffer, a map key into its bucket, copy() of a
  * []*T, a value boxed in an interface.  Those go through the functions
@@ -25,9 +26,10 @@
  * hold a pointer and takes a plain memmove or memset, exactly what the
  * callers did before; a type with pointers first calls bulkBarrierPreWrite
  * over the part of the destination that can hold them (the ptrdata
- * prefix), and then copies.  Today bulkBarrierPreWrite does nothing; when
- * part 2 lands, the barrier goes into these few functions and nowhere
- * else in the runtime's typed copies.
+ * prefix), and then copies.  The barrier does its work only while
+ * writeBarrier.enabled (below): today never, as the collector stops the
+ * world to mark, but for GLDEBUG=wbforce=1; part 2 sets it for its mark
+ * phase, and the runtime's typed copies need no other change.
  *
  * "Pre-write": the barrier runs before the copy, over the whole range at
  * once, while dst still holds the old pointers and src the new ones.  That
@@ -56,29 +58,120 @@ static inline void testhook(int kind, uintptr_t dst, uintptr_t src, uintptr_t si
 		gcWriteBarrierTestHook(kind, dst, src, size);
 }
 
+/* ---- the barrier that generated code calls ----
+ *
+ * Go's writeBarrier: enabled while the collector marks with the program
+ * running (part 2's mark phase); glc's GL_STOREPTR and GL_STORETYPED
+ * (gl.h) read it before every store of pointers into the heap or a
+ * package variable.  Today the mark phase stops the world, so it is set
+ * only by GLDEBUG=wbforce=1, which runs every barrier's slow path all the
+ * time (a test of the barriers glc emits, and their cost). */
+GlWriteBarrier writeBarrier;
+
+/* Shade what pp's buffer holds and empty it.  On the system stack:
+ * greying may grow the mark queue (mgcmark.c's workgrow). */
+void wbBufFlush(P *pp) {
+	wbBuf *b = &pp->wbBuf;
+	for (uint32_t i = 0; i < b->next; i++)
+		gcShade(b->buf[i]);
+	b->next = 0;
+}
+
+static void wbBufFlush_m(void *arg) { wbBufFlush(arg); }
+static void shade_m(void *arg) { gcShade(*(uintptr_t *)arg); }
+
+/* Queue p to be shaded: into the current P's buffer, which is flushed
+ * on the system stack when full.  Without a P (runtime code that dropped
+ * it), p is shaded at once, on the system stack too.  The barrier's
+ * entries run as leaves on goroutine stacks (DESIGN.md S7); this is how
+ * they stay small. */
+static void wbBufPut(uintptr_t p) {
+	P *pp = getm()->p;
+	if (GL_UNLIKELY(pp == NULL)) {
+		systemstack(shade_m, &p);
+		return;
+	}
+	wbBuf *b = &pp->wbBuf;
+	if (GL_UNLIKELY(b->next == wbBufEntries))
+		systemstack(wbBufFlush_m, pp);
+	b->buf[b->next++] = p;
+}
+
+/* *slot = ptr with the hybrid barrier: the pointer the slot held and the
+ * one written into it are queued to be shaded (Go's gcWriteBarrier, with
+ * its wbBuf: two words per store, a flush every 256 stores).  Called by
+ * generated code only when writeBarrier.enabled. */
+void gcWriteBarrier(G *g, void **slot, void *ptr) {
+	(void)g;
+	wbBufPut((uintptr_t)*slot);
+	wbBufPut((uintptr_t)ptr);
+	*slot = ptr;
+}
+
+/* Shade the old pointer in each word of dst's n words that the bits mark
+ * as a pointer (bit i of bits[i/8]), and the new one from src (0: zeros). */
+static void shadewords(const uint8_t *bits, uintptr_t dst, uintptr_t src, uintptr_t n) {
+	for (uintptr_t i = 0; i < n; i++) {
+		if (!(bits[i / 8] >> (i % 8) & 1))
+			continue;
+		wbBufPut(((uintptr_t *)dst)[i]);
+		if (src != 0)
+			wbBufPut(((uintptr_t *)src)[i]);
+	}
+}
+
 /* The barrier for the size bytes at dst, about to be overwritten by the
  * size bytes at src (src 0: by zeros).  dst and size are word-aligned.
  *
- * Today: nothing (the collector stops the world).  With part 2, when the
- * barrier is on (the mark phase), it will find which words of dst hold
- * pointers from the heap's pointer bits (mbitmap.c) — or from the data
- * and bss bitmaps for a package variable — and for each shade the old
- * pointer at dst and the new one at src.  A dst outside the heap and the
+ * When the barrier is on, it finds which words of dst hold pointers from
+ * the heap's pointer bits (mbitmap.c) and shades the old pointer at dst
+ * and the new one at src of each.  A package variable has no bits there:
+ * part 2 must read its GL_GLOBAL_ROOT record's bitmap instead.  A dst outside the heap and the
  * package variables (a goroutine stack, runtime memory from persistentalloc)
  * needs nothing: stacks are scanned, not barriered, and runtime memory
  * with pointers into the heap is a root that the marker scans itself. */
+typedef struct bulkargs {
+	uintptr_t dst, src, size;
+	bool srconly;
+} bulkargs;
+
+/* The bulk barriers' work, on the system stack: their callers (map
+ * growth, channel hand-offs) are deep in the runtime already, at the edge
+ * of the goroutine stack's reserve band (tests/stackusage.py). */
+static void bulkBarrier_m(void *arg) {
+	bulkargs *a = arg;
+	if (spanOfHeap(a->dst) == NULL)
+		return; /* package variables: part 2 needs their bitmaps here */
+	for (uintptr_t p = a->dst; p < a->dst + a->size; p += 8) {
+		if (!heapBitsIsPointer(p))
+			continue;
+		if (!a->srconly)
+			wbBufPut(*(uintptr_t *)p);
+		if (a->src != 0)
+			wbBufPut(*(uintptr_t *)(a->src + (p - a->dst)));
+	}
+}
+
 void bulkBarrierPreWrite(uintptr_t dst, uintptr_t src, uintptr_t size) {
 	testhook(GL_BARRIER_BULK, dst, src, size);
+	if (GL_UNLIKELY(writeBarrier.enabled)) {
+		bulkargs a = {dst, src, size, false};
+		systemstack(bulkBarrier_m, &a);
+	}
 }
 
 /* The barrier for copying into memory that was just allocated (zeroed,
  * so there are no old pointers to shade): growslice's move of the old
- * elements into the new array.  With part 2: shade only the pointers at
- * src, found by dst's pointer bits (the new object is typed like the
+ * elements into the new array: only the pointers at src are shaded,
+ * found by dst's pointer bits (the new object is typed like the
  * old one).  Needed because an object allocated during marking is black:
  * the marker will not scan it, so what it receives must be grey already. */
 void bulkBarrierPreWriteSrcOnly(uintptr_t dst, uintptr_t src, uintptr_t size) {
 	testhook(GL_BARRIER_SRCONLY, dst, src, size);
+	if (GL_UNLIKELY(writeBarrier.enabled)) {
+		bulkargs a = {dst, src, size, true};
+		systemstack(bulkBarrier_m, &a);
+	}
 }
 
 /* The barrier for a copy of one value of type t into memory whose
@@ -87,12 +180,23 @@ void bulkBarrierPreWriteSrcOnly(uintptr_t dst, uintptr_t src, uintptr_t size) {
  * words are found from t's gcdata instead.  Why a stack write needs a
  * barrier at all: the collector scans a stack once, assuming that only its
  * own goroutine, while running, writes to it — and a hand-off breaks that
- * assumption.  With part 2: shade the old and new pointer of each pointer
- * word of t (size must be t->size). */
+ * assumption.  Shades the old and new pointer of each pointer word of t
+ * (size must be t->size). */
 void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_t size) {
 	if (size != t->size)
 		gl_throw("runtime: typeBitsBulkBarrier with type size mismatch");
 	testhook(GL_BARRIER_TYPEBITS, dst, src, size);
+	if (writeBarrier.enabled && t->ptrdata != 0)
+		shadewords(t->gcdata, dst, src, t->ptrdata / 8);
+}
+
+/* Shade the pointer words of the value of type t at p: glc's
+ * GL_STORETYPED calls it before a store into the heap or a package
+ * variable (the old pointers) and after (the new ones), so that a store of
+ * a whole string, slice, interface or struct needs no copy of the value. */
+void typeBitsShade(const GlType *t, const void *p) {
+	if (writeBarrier.enabled && t->ptrdata != 0)
+		shadewords(t->gcdata, (uintptr_t)p, 0, t->ptrdata / 8);
 }
 
 /* *dst = *src for a value of type t.  dst and src may be the same (a

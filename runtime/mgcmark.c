@@ -82,6 +82,17 @@ static inline void greyobject(uintptr_t p) {
 		workpush(obj);
 }
 
+/* Set while marking runs with the mutators (part 2): only then does the
+ * write barrier shade.  Today the world is stopped for the whole mark, so
+ * no barrier runs while this is set and shade has nothing to do. */
+bool gcBlackenEnabled;
+
+/* Go's shade: the write barrier's way to grey an object. */
+void gcShade(uintptr_t p) {
+	if (gcBlackenEnabled)
+		greyobject(p);
+}
+
 /* The root callback: slot holds a pointer (precisely, or conservatively:
  * the same test serves both). */
 static void markslot(uintptr_t *slot, void *arg) {

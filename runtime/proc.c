@@ -2599,6 +2599,7 @@ static void schedinit(void) {
 	ncpu = getproccount();
 	cpuinit();
 	parsedebugvars();
+	writeBarrier.enabled = gl_debug.wbforce != 0;
 	mallocinit();
 	stackinit();
 	tracebackinit();

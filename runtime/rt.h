@@ -134,6 +134,15 @@ typedef struct stackfreelist {
 	uint64_t size; /* their total bytes */
 } stackfreelist;
 
+/* Go's wbBuf: the pointers the write barrier must shade, two per store
+ * (the old value and the new), kept per P and flushed to the mark work
+ * when full or when marking ends.  next indexes the first free entry. */
+enum { wbBufEntries = 512 };
+typedef struct wbBuf {
+	uint32_t next;
+	uintptr_t buf[wbBufEntries];
+} wbBuf;
+
 struct P {
 	int32_t id;
 	uint32_t status;     /* atomic */
@@ -156,6 +165,9 @@ struct P {
 	sudog *sudogcache[sudogCacheSize];
 	/* free stacks of the small sizes, taken and given back without a lock */
 	stackfreelist stackcache[numStackCacheOrders];
+	/* the write barrier's buffer (mbarrier.c): pointers to shade, in
+	 * batches, so that a store pays no trip to the mark queues */
+	wbBuf wbBuf;
 	/* the timer heap (time.c): a 4-ary min-heap on when, under timersLock */
 	mutex timersLock;
 	timer **timers;
@@ -539,6 +551,9 @@ void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_
 /* tests only: the barrier entries report their calls (kind, arguments) */
 enum { GL_BARRIER_BULK, GL_BARRIER_SRCONLY, GL_BARRIER_TYPEBITS };
 extern void (*gcWriteBarrierTestHook)(int kind, uintptr_t dst, uintptr_t src, uintptr_t size);
+void wbBufFlush(P *pp);             /* shade what pp's write-barrier buffer holds */
+void gcShade(uintptr_t p);          /* mgcmark.c: grey p's object, while marking */
+extern bool gcBlackenEnabled;       /* mgcmark.c: marking runs and mutators may shade */
 
 /* One channel element into or out of c's buffer or a waiter's variable
  * (chan.c, select.c): typed when the element type has pointers; a
@@ -673,6 +688,7 @@ typedef struct gl_debugvars {
 	int32_t invalidptr;
 	int32_t madvdontneed;
 	int32_t tracebackancestors;
+	int32_t wbforce;         /* the write barrier on all the time (mbarrier.c) */
 	int32_t adaptivestackstart;
 	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
 	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */

@@ -4,7 +4,9 @@
 # 0xdb (clobberfree: a pointer the marker missed reads poison), and every
 # marked object's pointers checked against the mark bits after marking
 # (gccheckmark: a missed root or a wrong pointer bit throws) — at
-# GLMAXPROCS=1, 2, 4 and 8, and once more with every stack moved at every
+# GLMAXPROCS=1, 2, 4 and 8 (at 2 and 8 with the write barrier on all the
+# time, wbforce: every barrier glc emits and the runtime's typed copies
+# take their slow paths), and once more with every stack moved at every
 # function entry and park (stackforcemove).  The outputs must still equal
 # the goldens.  The programs: those that keep pointers in every kind of
 # place (stacks of parked goroutines, channels, maps, closures, interfaces,
@@ -22,8 +24,10 @@ for p in $progs; do
 done
 status=0
 for p in 1 2 4 8; do
-	echo "GLMAXPROCS=$p GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1"
-	GLMAXPROCS=$p GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1 "$here/run.py" $progs || status=1
+	wb=
+	[ $p = 2 ] || [ $p = 8 ] && wb=,wbforce=1
+	echo "GLMAXPROCS=$p GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1$wb"
+	GLMAXPROCS=$p GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1$wb "$here/run.py" $progs || status=1
 done
 echo "GLMAXPROCS=4 GLDEBUG=gcstress=101,clobberfree=1,gccheckmark=1,stackforcemove=1"
 GLMAXPROCS=4 GLDEBUG=gcstress=101,clobberfree=1,gccheckmark=1,stackforcemove=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} \

@@ -94,7 +94,7 @@ GL_FUNC GlFunc * main_counter(G *g) {
 	GL_PCLINE(main_counter__info, 8);
 	{ __auto_type r_ = newobject(&gltype_struct_f0_f1); RELOAD; fp->t1 = r_; }
 	((struct main_counter_func1__closure *)fp->t1)->fn = (void (*)(void))main_counter_func1;
-	((struct main_counter_func1__closure *)fp->t1)->_n = fp->_n;
+	GL_STOREPTR(((struct main_counter_func1__closure *)fp->t1)->_n, fp->_n);
 	fp->_r0 = fp->t1;
 	goto ret;
 ret:
@@ -175,7 +175,7 @@ GL_FUNC void main_safediv(G *g, struct gltuple_int_string *out, int64_t p0, int6
 	GL_PCLINE(main_safediv__info, 15);
 	{ __auto_type r_ = newobject(&gltype_struct_f0_f1_2); RELOAD; fp->t1 = r_; }
 	((struct main_safediv_func1__closure *)fp->t1)->fn = (void (*)(void))main_safediv_func1;
-	((struct main_safediv_func1__closure *)fp->t1)->_err = fp->_err;
+	GL_STOREPTR(((struct main_safediv_func1__closure *)fp->t1)->_err, fp->_err);
 	GL_PCLINE(main_safediv__info, 15);
 	gl_deferproc(g, &fp->h, fp->t1);
 	RELOAD;
@@ -188,7 +188,7 @@ GL_FUNC void main_safediv(G *g, struct gltuple_int_string *out, int64_t p0, int6
 	}
 	t3 = GL_SDIV(int64_t, _a, t2);
 	_q = t3;
-	(*fp->_err) = ((GlString){0});
+	GL_STORETYPED((*fp->_err), ((GlString){0}), &gltype_string);
 	GL_PCLINE(main_safediv__info, 20);
 	gl_rundefers(g, &fp->h);
 	RELOAD;
@@ -244,7 +244,7 @@ GL_NOINLINE GL_FUNC static void main_safediv_func1(G *g, GlFunc *ctx) {
 		fp->_r = fp->t1;
 		if (((fp->_r).tab != NULL)) {
 			/* testdata/emit/closure.gl:17 */
-			(*fp->_err) = ((GlString){(const uint8_t *)"division by zero", 16});
+			GL_STORETYPED((*fp->_err), ((GlString){(const uint8_t *)"division by zero", 16}), &gltype_string);
 		}
 	}
 	/* testdata/emit/closure.gl:19 */

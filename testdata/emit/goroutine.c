@@ -183,7 +183,7 @@ GL_FUNC void main_main(G *g) {
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	GL_PCLINE(main_main__info, 13);
 	{ __auto_type r_ = newobject(&gltype_chan_int); RELOAD; fp->_jobs = r_; }
-	(*fp->_jobs) = fp->t1;
+	GL_STOREPTR((*fp->_jobs), fp->t1);
 	/* testdata/emit/goroutine.gl:14 */
 	GL_PCLINE(main_main__info, 14);
 	{ __auto_type r_ = makechan(g, &gltype_chan_int, 0); RELOAD; fp->t1 = r_; }
@@ -201,8 +201,8 @@ GL_FUNC void main_main(G *g) {
 	{ __auto_type r_ = newobject(&gltype_struct_f0_f1_f2_f3); RELOAD; fp->t3 = r_; }
 	fp->t3->f0 = (void *)glgo1;
 	fp->t3->f1 = ((int64_t)2ll);
-	fp->t3->f2 = fp->t1;
-	fp->t3->f3 = fp->t2;
+	GL_STOREPTR(fp->t3->f2, fp->t1);
+	GL_STOREPTR(fp->t3->f3, fp->t2);
 	GL_PCLINE(main_main__info, 16);
 	gl_go(g, (GlFunc *)fp->t3);
 	RELOAD;
@@ -210,7 +210,7 @@ GL_FUNC void main_main(G *g) {
 	GL_PCLINE(main_main__info, 17);
 	{ __auto_type r_ = newobject(&gltype_struct_f0_f1); RELOAD; fp->t4 = r_; }
 	((struct main_main_func1__closure *)fp->t4)->fn = (void (*)(void))main_main_func1;
-	((struct main_main_func1__closure *)fp->t4)->_jobs = fp->_jobs;
+	GL_STOREPTR(((struct main_main_func1__closure *)fp->t4)->_jobs, fp->_jobs);
 	GL_PCLINE(main_main__info, 17);
 	gl_go(g, fp->t4);
 	RELOAD;

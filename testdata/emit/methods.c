@@ -339,11 +339,11 @@ GL_FUNC void main_main(G *g) {
 	GL_PCLINE(main_main__info, 41);
 	{ __auto_type r_ = newobject(&gltype_main_Point); RELOAD; fp->t3 = r_; }
 	*fp->t3 = fp->t2;
-	((GlIface *)fp->t1.ptr)[0] = ((GlIface){&glitab_main_Point__main_Shape.h, fp->t3});
+	GL_STORETYPED(((GlIface *)fp->t1.ptr)[0], ((GlIface){&glitab_main_Point__main_Shape.h, fp->t3}), &gltype_main_Shape);
 	GL_PCLINE(main_main__info, 41);
 	{ __auto_type r_ = newobject(&gltype_main_Square); RELOAD; fp->t4 = r_; }
 	(*fp->t4).Side = ((int64_t)4ll);
-	((GlIface *)fp->t1.ptr)[1] = ((GlIface){&glitab_ptr_main_Square__main_Shape.h, (void *)(fp->t4)});
+	GL_STORETYPED(((GlIface *)fp->t1.ptr)[1], ((GlIface){&glitab_ptr_main_Square__main_Shape.h, (void *)(fp->t4)}), &gltype_main_Shape);
 	fp->_shapes = fp->t1;
 	/* testdata/emit/methods.gl:42 */
 	GL_PCLINE(main_main__info, 42);

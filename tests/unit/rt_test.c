@@ -44,6 +44,14 @@ static bool movestack_next;     /* mallocgc moves the stack once */
 static const char *panicmsg;
 
 G *getg(void) { return &testg; }
+__thread G *tls_g __attribute__((tls_model("initial-exec"))) = &testg;
+void systemstack(void (*fn)(void *), void *arg) { fn(arg); }
+
+/* the write barrier's heap side (mbarrier.c): never reached here, as the
+ * barrier is off (writeBarrier.enabled is only set by GLDEBUG=wbforce) */
+void gcShade(uintptr_t p) { (void)p; }
+struct mspan *spanOfHeap(uintptr_t p) { (void)p; return NULL; }
+bool heapBitsIsPointer(uintptr_t a) { (void)a; return false; }
 
 void gl_panicstring(G *g, const char *msg) {
 	(void)g;
