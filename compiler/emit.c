@@ -679,11 +679,12 @@ static void defstruct(Type *t) {
 
 /* ---------------------------------------------------------------- literals */
 
-const char *strlit(const char *s, int64_t n) {
+/* A string's bytes as the initializer of a GlString: {(const uint8_t *)"...", n} */
+const char *strinit(const char *s, int64_t n) {
 	if (n == 0)
-		return "((GlString){0})";
+		return "{0}";
 	Buf b = {0};
-	bput(&b, "((GlString){(const uint8_t *)\"");
+	bput(&b, "{(const uint8_t *)\"");
 	bool lastesc = false;
 	for (int64_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -701,9 +702,11 @@ const char *strlit(const char *s, int64_t n) {
 			lastesc = false;
 		}
 	}
-	bprintf(&b, "\", %lld})", (long long)n);
+	bprintf(&b, "\", %lld}", (long long)n);
 	return bstr(&b);
 }
+
+const char *strlit(const char *s, int64_t n) { return xprintf("((GlString)%s)", strinit(s, n)); }
 
 /* ---------------------------------------------------------------- descriptors */
 
@@ -947,7 +950,7 @@ const char *itabsym(Type *t, Type *iface) {
 	if (firstinunit(sym)) {
 		vpush(&itabs, t);
 		vpush(&itabs, iface);
-		vpush(&itabs, (void *)ref);
+		vpush(&itabs, (void *)sym);
 		Type *iu = under(iface);
 		completeiface(iu);
 		bprintf(&gfwd,
@@ -958,14 +961,13 @@ const char *itabsym(Type *t, Type *iface) {
 	return ref;
 }
 
-static void emititab(Type *t, Type *iface, const char *sym) {
+/* The itab named name (itabsym) of concrete type t for interface iface. */
+static void emititab(Type *t, Type *iface, const char *name) {
 	Type *iu = under(iface);
 	completeiface(iu);
-	const char *name = sym + 1; /* drop & */
-	char *dot = strchr(name, '.');
 	Buf b = {0};
-	bprintf(&b, "__attribute__((weak)) const struct %.*s_t %.*s = {\n\t{%s, %s, 0, 0},\n\t{", (int)(dot - name), name,
-		(int)(dot - name), name, typedesc(iface), typedesc(t));
+	bprintf(&b, "__attribute__((weak)) const struct %s_t %s = {\n\t{%s, %s, 0, 0},\n\t{", name, name, typedesc(iface),
+		typedesc(t));
 	Vec ms = methodset(t);
 	for (int i = 0; i < iu->methods.n; i++) {
 		Method *want = iu->methods.v[i];
@@ -1182,10 +1184,10 @@ static const char *reflectmexpr(Type *t, Method *m, const char *ifn, Type *ftyp)
 	return xprintf("&%s__fv", name);
 }
 
-/* Value.Method's code for method m whose itab function is ifn: the
+/* Value.Method's code for method m of t whose itab function is ifn: the
  * closure reflect makes is {this function, the receiver's data word}. */
-static const char *reflectmvalue(Method *m, const char *ifn) {
-	const char *name = unitname(xprintf("glrmv_%s", strncmp(ifn, "glwrap_", 7) ? ifn : ifn + 7));
+static const char *reflectmvalue(Type *t, Method *m, const char *ifn) {
+	const char *name = unitname(xprintf("glrmv_%s__%s", typerealname(t), gident(m->name)));
 	Type *sig = m->type;
 	int mode;
 	resulttype(sig, &mode);
@@ -1345,7 +1347,7 @@ static void emitdesc(Type *t) {
 				if (exported(e->m->name) && (reflectmethods || strcmp(unitpkg->path, "main"))) {
 					Type *ft = methodtype(t, e->m->type);
 					refl = xprintf("%s, %s, (void (*)(void))%s", typedesc(ft), reflectmexpr(t, e->m, ifn, ft),
-						       reflectmvalue(e->m, ifn));
+						       reflectmvalue(t, e->m, ifn));
 				}
 				bprintf(&mb, "\t{%s, %s, (void (*)(void))%s, %s},\n", strlit(e->m->name, (int64_t)strlen(e->m->name)),
 					typedesc(e->m->type), ifn, refl);
@@ -1432,8 +1434,7 @@ static void declarefunc(Obj *f) {
 	Type *rt = f->recvtype;
 	if (rt && f->ptrrecv)
 		rt = ptrto(rt);
-	const char *proto = csig(f->type, f->cname, false, f->ismethod && rt, rt);
-	proto = strstr(proto, "static ") + 7;
+	const char *proto = cdeclarator(f->type, f->cname, false, f->ismethod && rt, rt);
 	bprintf(&gprotos, "extern %s;%s\n", proto, f->extern_ ? " /* in the runtime */" : "");
 }
 

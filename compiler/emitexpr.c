@@ -10,7 +10,6 @@
  * nothing computed before a call is used after it (DESIGN.md S2).
  */
 #include <math.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +18,8 @@
 static const char *unsafeslice(Node *n, bool str);
 
 static const char *builtin(Node *n);
+static bool maybeinframe(const char *e);
+static const char *constbox(const char *e, Type *from);
 static const char *complit(Node *n);
 static const char *closure(Node *n);
 static const char *methodvalue(Node *n);
@@ -37,7 +38,7 @@ void pcline(void) {
  * address of the left side before the call, in the frame that the call may
  * have moved (DESIGN.md S2). */
 void callto(const char *lhs, const char *call) {
-	if (strstr(lhs, "fp->")) {
+	if (maybeinframe(lhs)) {
 		line("{ __auto_type r_ = %s; RELOAD; %s = r_; }", call, lhs);
 		fn->reloadedat = out->n; /* afterCall need not reload again */
 	} else
@@ -101,7 +102,7 @@ static const char *newtemp(Type *t, bool frame) {
 		if (x->free && x->frame == frame && !strcmp(x->ctype, ct)) {
 			x->free = false;
 			vpush(&fn->livetemps, x);
-			return frame ? xprintf("fp->%s", x->name) : x->name;
+			return frame ? cmark(xprintf("fp->%s", x->name), CE_TEMPFRAME) : cmark(x->name, CE_TEMPLOCAL);
 		}
 	}
 	Temp *x = xalloc(sizeof *x);
@@ -112,7 +113,7 @@ static const char *newtemp(Type *t, bool frame) {
 	vpush(&fn->livetemps, x);
 	if (!frame) {
 		bprintf(&fn->decls, "\t%s %s;\n", ct, x->name);
-		return x->name;
+		return cmark(x->name, CE_TEMPLOCAL);
 	}
 	if (!t) {
 		/* a map iterator: pointers into the map (never into the stack),
@@ -125,8 +126,8 @@ static const char *newtemp(Type *t, bool frame) {
 		vpush(&fn->frameslots, (void *)x->name);
 		vpush(&fn->frametypes, t);
 	} else
-		bprintf(&fn->frame, "\t%s %s;\n", ct, x->name);
-	return xprintf("fp->%s", x->name);
+		plainmember(x->name, xprintf("\t%s %s;\n", ct, x->name));
+	return cmark(xprintf("fp->%s", x->name), CE_TEMPFRAME);
 }
 
 const char *temp(Type *t) { return newtemp(t, t && inframe(t)); }
@@ -135,47 +136,42 @@ const char *temp(Type *t) { return newtemp(t, t && inframe(t)); }
  * type asks for a map iterator. */
 const char *frametemp(Type *t) { return newtemp(t, true); }
 
-/* Whether e is a constant as cvalue and strlit write them. */
-static bool isconstexpr(const char *e) {
-	static regex_t re;
-	static int init;
-	if (!init) {
-		regcomp(&re,
-			"^(true|false|0\\.0f?|-?0x[0-9a-f.]+p[-+][0-9]+|\\(\\(float\\)-?0x[0-9a-f.]+p[-+][0-9]+\\)"
-			"|\\(\\((u?int(8|16|32|64)_t|uintptr_t)\\)-?[0-9]+u?ll\\)"
-			"|\\(\\((u?int(8|16|32|64)_t|uintptr_t)\\)\\(-9223372036854775807ll - 1\\)\\)"
-			"|\\(\\(GlString\\)\\{0\\}\\)"
-			"|\\(\\(GlString\\)\\{\\(const uint8_t \\*\\)\"([^\"\\\\]|\\\\.)*\", [0-9]+\\}\\))$",
-			REG_EXTENDED | REG_NOSUB);
-		init = 1;
-	}
-	return regexec(&re, e, 0, NULL, 0) == 0;
+/* ---- what glc knows of the C expressions it writes ----
+ *
+ * No decision reads the C text back.  The functions that write a
+ * constant, a variable's C name or a temporary record what it is, under the
+ * address of the string they return (each is made once, by them), and
+ * ckind() looks it up: an expression no one recorded is a computed value,
+ * which every user treats the safe way (copied before it is read twice,
+ * its result held in a register across a frame reload, passed by a copy). */
+static PtrMap ckinds;
+
+const char *cmark(const char *e, int kind) {
+	pmput(&ckinds, e, (void *)(intptr_t)kind);
+	return e;
 }
 
-static bool addressable(const char *e) {
-	static regex_t re;
-	static int init;
-	if (!init) {
-		regcomp(&re, "^(fp->[A-Za-z0-9_.]+|\\(\\*fp->[A-Za-z0-9_]+\\)(\\.[A-Za-z0-9_]+)*|[A-Za-z_][A-Za-z0-9_]*)$", REG_EXTENDED | REG_NOSUB);
-		init = 1;
-	}
-	return regexec(&re, e, 0, NULL, 0) == 0;
-}
+int ckind(const char *e) { return (int)(intptr_t)pmget(&ckinds, e); }
+
+/* Whether e is a constant (cvalue). */
+static bool isconstexpr(const char *e) { return ckind(e) == CE_CONST; }
+
+/* Whether e names storage: a variable, a temporary, a field or element of
+ * one in the data frame, a package variable. */
+static bool addressable(const char *e) { return ckind(e) > CE_CONST; }
 
 /* A variable or a temporary: reading it twice reads the same value as long
  * as no call comes between, so it need not be copied first. */
 static bool isvar(const char *e) { return addressable(e); }
 
-static bool istemp(const char *e) {
-	const char *p = e;
-	if (!strncmp(p, "fp->", 4))
-		p += 4;
-	if (*p != 't')
-		return false;
-	for (p++; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
+static bool istemp(const char *e) { return ckind(e) == CE_TEMPLOCAL || ckind(e) == CE_TEMPFRAME; }
+
+/* Whether storing into e after a call must wait for the frame's reload:
+ * anything but a C local or a package variable may lie in the data frame
+ * (or be found through it). */
+static bool maybeinframe(const char *e) {
+	int k = ckind(e);
+	return k != CE_LOCAL && k != CE_TEMPLOCAL && k != CE_GLOBAL;
 }
 
 const char *spill(const char *e, Type *t) {
@@ -287,7 +283,14 @@ static const char *floatconst(Const *c, bool f32) {
 	return xprintf(f32 ? "((float)%a)" : "%a", d);
 }
 
+static const char *cvalue1(Const *c, Type *t);
+
 const char *cvalue(Const *c, Type *t) {
+	const char *v = cvalue1(c, t);
+	return v ? cmark(v, CE_CONST) : NULL;
+}
+
+static const char *cvalue1(Const *c, Type *t) {
 	if (!t || isuntyped(t))
 		t = defaulttype(t ? t : types[T_INT]);
 	Type *u = under(t);
@@ -328,7 +331,9 @@ const char *cvalue(Const *c, Type *t) {
 const char *zeroval(Type *t) {
 	Type *u = under(t);
 	switch (u->kind) {
-	case T_STRUCT: case T_ARRAY: case T_TUPLE: case T_STRING: case T_SLICE: case T_INTERFACE:
+	case T_STRING:
+		return cmark("((GlString){0})", CE_CONST);
+	case T_STRUCT: case T_ARRAY: case T_TUPLE: case T_SLICE: case T_INTERFACE:
 		return xprintf("((%s){0})", ctype(t));
 	case T_BOOL:
 		return "false";
@@ -377,11 +382,8 @@ const char *toiface(const char *e, Type *from, Type *to) {
 		return xprintf("((GlIface){%s, *(void **)&%s})", tab, v);
 	}
 	/* constants are boxed once, statically */
-	if (isconstexpr(e)) {
-		const char *nm = unitname(xprintf("%s__const", fn->cname));
-		bprintf(&gdecls, "static const %s %s = %s;\n", ctype(from), nm, e);
-		return xprintf("((GlIface){%s, (%svoid *)&%s})", tab, cq(), nm);
-	}
+	if (isconstexpr(e))
+		return xprintf("((GlIface){%s, (%svoid *)&%s})", tab, cq(), constbox(e, from));
 	if (tsize(from) == 0)
 		return xprintf("((GlIface){%s, newobject(%s)})", tab, typedesc(from));
 	int64_t sz = tsize(from);
@@ -401,6 +403,14 @@ const char *toiface(const char *e, Type *from, Type *to) {
 	afterCall(false);
 	store(heapplace(xprintf("*%s", box)), v, from);
 	return xprintf("((GlIface){%s, %s})", tab, box);
+}
+
+/* A static object holding the constant e of type from: an interface's
+ * box that costs no allocation. */
+static const char *constbox(const char *e, Type *from) {
+	const char *nm = unitname(xprintf("%s__const", fn ? fn->cname : "glstatic"));
+	bprintf(&gdecls, "static const %s %s = %s;\n", ctype(from), nm, e);
+	return nm;
 }
 
 static bool sameC(Type *a, Type *b) { return !strcmp(ctype(a), ctype(b)); }
@@ -496,6 +506,17 @@ static const char *nilchecked(const char *p) {
 	const char *v = p;
 	check(xprintf("!(%s)", v), "gl_panicnil(g)");
 	return v;
+}
+
+/* e.m, a field of the struct e: storage in the data frame when e is */
+static const char *fieldof(const char *e, const char *m) {
+	int k = ckind(e);
+	const char *r = xprintf("%s.%s", e, m);
+	if (k == CE_FRAME || k == CE_TEMPFRAME)
+		return cmark(r, CE_FRAME);
+	if (k == CE_BOXED)
+		return cmark(r, CE_BOXED);
+	return r;
 }
 
 /* ---- nil checks once (Go's nilcheckelim, its simplest case) ----
@@ -625,7 +646,7 @@ static const char *navigatex(Node *x, const char *e, Type *t, Vec *path, Type **
 			e = i == 0 && x ? nilcheckedvar(x, e) : nilchecked(e);
 			e = xprintf("(%s)->%s", e, cfield(f->name));
 		} else
-			e = xprintf("%s.%s", e, cfield(f->name));
+			e = fieldof(e, cfield(f->name));
 		t = f->type;
 	}
 	if (out)
@@ -692,7 +713,10 @@ Place lvplace(Node *n) {
 				if (!inrangeloop(n->a, n->b))
 					boundscheck(i, xprintf("%lld", (long long)xt->len));
 			}
-			return (Place){xprintf("%s.a[%s]", a.c, i), a.where};
+			const char *el = xprintf("%s.a[%s]", a.c, i);
+			if (ckind(a.c) == CE_FRAME || ckind(a.c) == CE_TEMPFRAME) /* i is a constant or a copy */
+				cmark(el, CE_FRAME);
+			return (Place){el, a.where};
 		}
 		if (xt->kind == T_POINTER) {
 			Type *at = under(xt->elem);
@@ -1120,8 +1144,12 @@ static const char *stackalloc(Obj *site, Type *t) {
 	static int nalloc;
 	if (!site->cname) {
 		site->cname = xprintf("alloc%d", ++nalloc);
-		bprintf(haspointers(t) ? &fn->frameptr : &fn->frame, "\t%s %s; /* new(%s) that does not escape, %s:%d */\n",
-			ctype(t), site->cname, typestr(t), fileof(site->pos), site->pos.line);
+		const char *decl = xprintf("\t%s %s; /* new(%s) that does not escape, %s:%d */\n", ctype(t), site->cname,
+					   typestr(t), fileof(site->pos), site->pos.line);
+		if (haspointers(t))
+			bput(&fn->frameptr, decl);
+		else
+			plainmember(site->cname, decl);
 		if (haspointers(t)) {
 			vpush(&fn->frameslots, (void *)site->cname);
 			vpush(&fn->frametypes, t);
@@ -1277,9 +1305,8 @@ static const char *sliceexpr(Node *n) {
 static const char *argfor(const char *v, Type *t) {
 	if (!bypointer(t))
 		return v;
-	if (addressable(v) && strncmp(v, "t", 1) != 0)
-		return xprintf("&%s", v);
-	if (!strncmp(v, "fp->", 4) || !strncmp(v, "(*fp->", 6))
+	int k = ckind(v); /* storage outside the C locals: passed by its address */
+	if (k == CE_FRAME || k == CE_TEMPFRAME || k == CE_BOXED || k == CE_GLOBAL)
 		return xprintf("&%s", v);
 	const char *tmp = frametemp(t);
 	line("%s = %s;", tmp, v);
@@ -2033,28 +2060,32 @@ static Type *elemtype(Node *n, Type *t, int i) {
 	return ((Field *)(e->kind == N_KEYVAL ? e->aux : u->fields.v[i]))->type;
 }
 
-/* ((T){a, b}) as {a, b}: a compound literal in a static initializer is a
- * GNU extension, and the braces alone read better. */
-static const char *unwrapcompound(const char *c) {
-	size_t n = strlen(c);
-	const char *p = strchr(c, ')');
-	if (strncmp(c, "((", 2) || !p || p[1] != '{' || n < 4 || strcmp(c + n - 2, "})"))
-		return c;
-	return xprintf("%.*s", (int)(c + n - 1 - (p + 1)), p + 1);
+/* Integer v of type t in a static initializer: a table of small numbers
+ * reads as one, so up to nine digits are written bare (the initializer
+ * converts to the member's type); longer ones keep their suffix (ll, ull)
+ * and so their C type. */
+static const char *intinit(i128 v, Type *t) {
+	if (isunsigned(t) || under(t)->kind == T_UINTPTR) {
+		unsigned long long u = (unsigned long long)(v & (((unsigned __int128)1 << 64) - 1));
+		return xprintf(u <= 999999999ull ? "%llu" : "%lluull", u);
+	}
+	long long n = (long long)v;
+	if (n == INT64_MIN)
+		return intconst(v, t);
+	return xprintf(n >= -999999999ll && n <= 999999999ll ? "%lld" : "%lldll", n);
 }
 
-/* ((int16_t)12ll) as 12: an initializer converts to the member's type,
- * and a table of small numbers then reads as one.  Longer numbers keep
- * their suffix (ll, ull) and so their C type. */
-static const char *plainint(const char *c) {
-	const char *p = strchr(c, ')'), *d;
-	if (strncmp(c, "((", 2) || !p || strncmp(p - 2, "_t", 2))
-		return c;
-	d = p + 1 + (p[1] == '-');
-	size_t nd = strspn(d, "0123456789");
-	if (!nd || (strcmp(d + nd, "ll)") && strcmp(d + nd, "ull)")))
-		return c;
-	return xprintf("%.*s", (int)(d + nd - (p + 1)) + (nd > 9 ? (int)strlen(d + nd) - 1 : 0), p + 1);
+/* The C initializer of constant c of type t (not an interface): a
+ * string's bytes without the compound literal around them (a compound
+ * literal in a static initializer is a GNU extension), integers as
+ * intinit says, other constants as cvalue writes them. */
+static const char *cinit(Const *c, Type *t) {
+	Type *u = under(t);
+	if (c->kind == CK_STRING && u->kind == T_STRING)
+		return strinit(c->s, c->slen);
+	if (isinteger(u) && (c->kind == CK_INT || c->kind == CK_FLOAT || c->kind == CK_COMPLEX))
+		return intinit(ctoint(c), t);
+	return cvalue(c, t);
 }
 
 static void staticinit(Buf *b, Node *n, Type *t, bool top);
@@ -2080,9 +2111,9 @@ static const char *staticleaf(Node *v, Type *t) {
 		return under(t)->kind == T_SLICE || under(t)->kind == T_INTERFACE ? "{0}" : "0";
 	if (isinterface(t)) {
 		Type *from = isuntyped(v->type) ? defaulttype(v->type) : v->type;
-		return unwrapcompound(toiface(cvalue(v->cv, from), from, t));
+		return xprintf("{%s, (%svoid *)&%s}", ifacetab(from, t), cq(), constbox(cvalue(v->cv, from), from));
 	}
-	return plainint(unwrapcompound(cvalue(v->cv, t)));
+	return cinit(v->cv, t);
 }
 
 /* The elements of constant literal n, with C's designators where Go's has

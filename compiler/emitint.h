@@ -30,6 +30,7 @@ struct Fn {
 	Buf decls;              /* C locals, declared at the top */
 	Buf body;
 	Buf frame;              /* members of the data frame struct without pointers */
+	const char *firstplain; /* the first of them (plainmember) */
 	Buf frameptr;           /* members with pointers (first, zeroed at entry) */
 	Vec temps, livetemps;   /* temporaries: all, and those in use */
 	Vec frameslots;         /* "name" of members holding pointers */
@@ -41,6 +42,7 @@ struct Fn {
 	Vec nonnil;             /* NilFacts: variables checked for nil (emitexpr.c) */
 	Vec rangefacts;         /* RangeFacts: range loops around the code being written */
 	size_t reloadedat;      /* where in out the last RELOAD-ing callto ended */
+	size_t retat;           /* where in out the last return's goto ret ended */
 	size_t srclinestart, srclineend; /* where the last srcline comment lies in out */
 	bool hasframe;          /* decided before the body is emitted */
 	bool closure;           /* takes a GlFunc *ctx */
@@ -67,6 +69,7 @@ const char *cmember(Type *u, int i);  /* struct u's i-th field's C member name (
 const char *typedesc(Type *t);        /* "&gltype_N", registering the descriptor */
 const char *itabsym(Type *t, Type *iface); /* "&itab_N" */
 const char *strlit(const char *s, int64_t n); /* C expression of type GlString */
+const char *strinit(const char *s, int64_t n); /* the same as a static initializer */
 bool bypointer(Type *t);             /* passed by pointer (S5) */
 bool inframe(Type *t);               /* a variable of this type lives in the data frame */
 const char *funcsym(Obj *f);         /* C name of a declared function or method */
@@ -82,6 +85,7 @@ const char *cargs(Type *sig, int from, int first); /* ", p0, p1, ..." */
 const char *cresult(Type *sig);                    /* the C result type */
 const char *intrinsicname(Obj *f);                 /* intrinsic.c: f's inline twin in gl.h, or NULL */
 const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
+const char *cdeclarator(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* its declarator */
 void addprototype(const char *proto);
 const char *cname(const char *base); /* unique within fn */
 const char *gident(const char *name); /* a gl identifier in a file-scope name */
@@ -97,6 +101,11 @@ int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off); /* fills bits; returns p
 extern Buf gdecls;          /* globals, helpers and wrappers emitted on the way */
 extern Buf gfuncs;          /* function bodies */
 extern Buf gprotos;         /* prototypes */
+
+/* emitexpr.c: what a C expression glc wrote is (cmark records, ckind reads) */
+enum { CE_VALUE, CE_CONST, CE_LOCAL, CE_TEMPLOCAL, CE_FRAME, CE_TEMPFRAME, CE_BOXED, CE_GLOBAL };
+const char *cmark(const char *e, int kind); /* returns e */
+int ckind(const char *e);
 
 /* emitexpr.c */
 const char *expr(Node *n);             /* a C expression, valid until the next call */
@@ -149,6 +158,7 @@ void emitfunc(FuncInfo *fi);
 void stmt(Node *n);
 void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void label(const char *name);          /* a C label (a join point) */
+void plainmember(const char *name, const char *decl); /* a frame member without pointers */
 void nilfactsforget(int depth);        /* nil checks at depth >= depth no longer hold */
 void rangefactpush(Node *key, Node *seq); /* the body of for key := range seq */
 void rangefactpop(void);

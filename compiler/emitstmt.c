@@ -72,7 +72,15 @@ static void framememberc(const char *name, Type *t, const char *ct, const char *
 		vpush(&fn->frameslots, (void *)name);
 		vpush(&fn->frametypes, t);
 	} else
-		bprintf(&fn->frame, "\t%s %s;%s\n", ct, name, comment ? comment : "");
+		plainmember(name, xprintf("\t%s %s;%s\n", ct, name, comment ? comment : ""));
+}
+
+/* A frame member without pointers (declared by decl); the first one's
+ * offset is where the part that entry zeroes ends. */
+void plainmember(const char *name, const char *decl) {
+	if (!fn->frame.n)
+		fn->firstplain = name;
+	bput(&fn->frame, decl);
 }
 
 static void framemember(const char *name, Type *t, const char *comment) { framememberc(name, t, ctype(t), comment); }
@@ -131,14 +139,14 @@ const char *varref(Obj *o) {
 			o->cname = globalname(xprintf("%s_%s", o->pkg ? o->pkg->cprefix : "x", gident(o->name)));
 	}
 	switch (o->slot) {
-	case S_LOCAL: return o->cname;
-	case S_FRAME: return xprintf("fp->%s", o->cname);
-	case S_BOX: return derefptr(xprintf("fp->%s", o->cname), ptrto(o->type));
+	case S_LOCAL: return cmark(o->cname, CE_LOCAL);
+	case S_FRAME: return cmark(xprintf("fp->%s", o->cname), CE_FRAME);
+	case S_BOX: return cmark(derefptr(xprintf("fp->%s", o->cname), ptrto(o->type)), CE_BOXED);
 	case S_GLOBAL:
 		declareglobal(o);
 		if (checkstores) /* written only by store(), as the heap */
-			return xprintf("(*(%s const *)&%s)", ctype(o->type), o->cname);
-		return o->cname;
+			return cmark(xprintf("(*(%s const *)&%s)", ctype(o->type), o->cname), CE_GLOBAL);
+		return cmark(o->cname, CE_GLOBAL);
 	}
 	fatal("internal error: variable %s has no storage (%s:%d)", o->name, fileof(o->pos), o->pos.line);
 }
@@ -923,6 +931,7 @@ static void emitreturn(Node *n) {
 	if (n->list.n == 0) {
 		deferreturn();
 		line("goto ret;");
+		fn->retat = out->n;
 		return;
 	}
 	Vec vals = {0};
@@ -950,6 +959,7 @@ static void emitreturn(Node *n) {
 	}
 	deferreturn();
 	line("goto ret;");
+	fn->retat = out->n;
 }
 
 static void emitbranch(Node *n) {
@@ -1101,9 +1111,14 @@ static const char *goname(FuncInfo *fi) {
 }
 
 /* the parameter list of a C function for signature sig */
-const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype) {
+/* "R name(params)": a gl function's C declarator, without storage class */
+const char *cdeclarator(Type *sig, const char *name, bool closure, bool recv, Type *recvtype) {
 	const char *r = recv ? xprintf(bypointer(recvtype) ? "const %s *recv" : "%s recv", ctype(recvtype)) : NULL;
-	return xprintf("GL_FUNC static %s %s(%s)", cresult(sig), name, cparams(sig, closure ? "GlFunc *ctx" : NULL, r, 0, 0, true));
+	return xprintf("%s %s(%s)", cresult(sig), name, cparams(sig, closure ? "GlFunc *ctx" : NULL, r, 0, 0, true));
+}
+
+const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype) {
+	return xprintf("GL_FUNC static %s", cdeclarator(sig, name, closure, recv, recvtype));
 }
 
 /* Queue a GL_FIXPARAM for every pointer word of a parameter passed by
@@ -1198,15 +1213,6 @@ static void emitfuncinfo(const char *framestruct) {
 
 static void emitlits(FuncInfo *fi);
 
-/* the name of the first member declared in a frame member list */
-static const char *firstmember(Buf *b) {
-	const char *s = bstr(b), *semi = strchr(s, ';');
-	const char *p = semi;
-	while (p > s && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9')))
-		p--;
-	return xstrndup(p, (size_t)(semi - p));
-}
-
 void emitfunc(FuncInfo *fi) {
 	Fn f = {0};
 	Fn *savedfn = fn;
@@ -1291,7 +1297,7 @@ void emitfunc(FuncInfo *fi) {
 	stmts(&body->list);
 	/* falling off the end returns (unless a return just did), at the
 	 * closing brace */
-	if (f.body.n < 10 || strcmp(f.body.s + f.body.n - 10, "goto ret;\n") != 0) {
+	if (f.body.n == 0 || f.body.n != f.retat) {
 		srcline((Pos){node->pos.file, (int)body->ival, 1});
 		deferreturn();
 		line("goto ret;");
@@ -1319,9 +1325,8 @@ void emitfunc(FuncInfo *fi) {
 	} else
 		bprintf(g, "#define RELOAD ((void)0)\n");
 	emitfuncinfo(fs);
-	const char *proto = csig(sig, f.cname, islit, fi->recv != NULL, fi->recv ? fi->recv->type : NULL);
-	if (!islit) /* other packages' files call it */
-		proto = xprintf("GL_FUNC %s", strstr(proto, "static ") + 7);
+	const char *proto = islit ? csig(sig, f.cname, islit, fi->recv != NULL, fi->recv ? fi->recv->type : NULL)
+				  : xprintf("GL_FUNC %s", cdeclarator(sig, f.cname, false, fi->recv != NULL, fi->recv ? fi->recv->type : NULL)); /* other packages' files call it */
 	bool noinline = fi->hasrecover || (fi->obj && (fi->obj->directives & DIR_NOINLINE));
 	if (noinline)
 		proto = xprintf("GL_NOINLINE %s", proto);
@@ -1348,7 +1353,7 @@ void emitfunc(FuncInfo *fi) {
 	if (f.hasframe)
 		bprintf(g, f.nosplit ? "\tGL_FRAME_ENTERSZ(g, %1$s, sizeof(%1$s), fp, fpoff, %2$s, %3$s);\n"
 				     : "\tGL_FRAME_ENTERZ(g, %1$s, fp, fpoff, %2$s, %3$s);\n", fs, f.info,
-			!f.frameptr.n ? "sizeof(GlFrame)" : f.frame.n ? xprintf("offsetof(%s, %s)", fs, firstmember(&f.frame)) : xprintf("sizeof(%s)", fs));
+			!f.frameptr.n ? "sizeof(GlFrame)" : f.frame.n ? xprintf("offsetof(%s, %s)", fs, f.firstplain) : xprintf("sizeof(%s)", fs));
 	bput(g, bstr(&entry));
 	bput(g, bstr(&f.body));
 	/* the one exit */
