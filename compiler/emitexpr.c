@@ -2415,6 +2415,7 @@ static const char *methodvalue(Node *n) {
 	int64_t at = helperstart();
 	bput(&gdecls, bstr(&body));
 	helperend(wname, at, NULL);
+	usehelper(wname);
 	const char *c = temp(anyfunc());
 	pcline();
 	callto(c, xprintf("newobject(%s)", typedesc(ct)));
@@ -2440,6 +2441,7 @@ static const char *ifacemethodexpr(Node *n, const char *wname, const char *rc, c
 		fncast(m->type, 2), iv, imethodindex(it, m->name), mode == R_OUT ? ", out" : "", iv, pl);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	helperend(wname, at, xprintf("%s__fv", wname));
+	usehelper(wname);
 	return staticfunc(xprintf("%s__fv", wname));
 }
 
@@ -2481,6 +2483,7 @@ static const char *methodexpr(Node *n) {
 		rc, wname, params, exprstr(n), rc, wname, params, wrapperentry(wname), call);
 	bprintf(&gdecls, "static const GlFunc %s__fv = {(void (*)(void))%s};\n", wname, wname);
 	helperend(wname, at, xprintf("%s__fv", wname));
+	usehelper(wname);
 	return staticfunc(xprintf("%s__fv", wname));
 }
 
@@ -2845,6 +2848,7 @@ static void deferorgo(Node *n, bool isgo) {
 	int64_t at = helperstart();
 	bput(&gdecls, bstr(&body));
 	helperend(name, at, NULL);
+	usehelper(name);
 	/* the record, filled now */
 	const char *d = temp(ptrto(rec));
 	pcline();

@@ -97,6 +97,7 @@ void declareglobal(Obj *o);          /* extern declaration of another package's 
 const char *wrapperentry(const char *name); /* a wrapper's entry pc record (hidden in tracebacks) */
 int64_t helperstart(void);                  /* a static helper's text in gdecls begins here, */
 void helperend(const char *name, int64_t start, const char *alias); /* and ends here: name (and alias) */
+void usehelper(const char *name);           /* the C being written uses helper name */
 int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off); /* fills bits; returns ptrdata */
 extern Buf gdecls;          /* globals, helpers and wrappers emitted on the way */
 extern Buf gfuncs;          /* function bodies */
