@@ -1380,6 +1380,157 @@ static void checkgo(Node *n, const char *what) {
 		curfn->hasdefer = true;
 }
 
+/* An expression statement: only calls and receives may stand alone. */
+static void exprstmt(Node *n) {
+	Node *e = n->a;
+	Node *c = e;
+	while (c->kind == N_PAREN)
+		c = c->a;
+	if (c->kind == N_CALL) {
+		Type *t = checkcall(c, true);
+		if (c != e) {
+			e->type = t;
+			e->flags = c->flags;
+		}
+		if (c->flags & NF_CONVERSION) {
+			if (!bad(t))
+				errorat(e->pos, "%s is not used", opdesc(c));
+			return;
+		}
+		if (c->flags & NF_CALLEE_BUILTIN) {
+			switch (c->ival) {
+			case B_APPEND: case B_CAP: case B_COMPLEX: case B_IMAG: case B_LEN: case B_MAKE: case B_NEW:
+			case B_REAL: case B_MIN: case B_MAX: case B_SIZEOF: case B_ALIGNOF: case B_OFFSETOF:
+				if (!bad(c->type))
+					errorat(e->pos, "%s (value of type %s) is not used", exprstr(c), ts(c->type));
+			}
+		}
+		return;
+	}
+	if (c->kind == N_UNARY && c->op == TK_ARROW) {
+		checkexpr(e);
+		return;
+	}
+	Type *t = checkexpr(e);
+	if (!bad(t) || (e->flags & NF_TYPE))
+		errorat(e->pos, "%s is not used", (e->flags & NF_TYPE) ? xprintf("%s (type)", exprstr(e)) : opdesc(e));
+}
+
+/* x op= y is x = x op y with x evaluated once: reading x is a use (Go's
+ * checker says so too). */
+static void opassign(Node *n) {
+	Node *l = n->list.v[0];
+	if (isblankn(l)) { /* x op= y reads x */
+		errorat(l->pos, "cannot use _ as value or type");
+		rvalue(n->list2.v[0]);
+		return;
+	}
+	Type *lt = lhs(l);
+	readslhs(l);
+	Node tmp = {0};
+	tmp.kind = N_BINARY;
+	tmp.op = n->op;
+	tmp.a = l;
+	tmp.b = n->list2.v[0];
+	tmp.pos = n->pos;
+	Node *r = n->list2.v[0];
+	Type *rt = rvalue(r);
+	if (bad(lt) || bad(rt) || !lt)
+		return;
+	if (n->op == TK_SHL || n->op == TK_SHR) {
+		if (!isinteger(lt)) {
+			errorat(n->pos, "invalid operation: shifted operand %s must be integer", opdesc(l));
+			return;
+		}
+		if (r->cv) {
+			if (!cisint(r->cv) || ctoint(r->cv) < 0) {
+				errorat(r->pos, "invalid shift count %s", opdesc(r));
+				return;
+			}
+			convertuntyped(r, types[T_UINT]);
+		} else if (!isinteger(rt)) {
+			errorat(r->pos, "invalid operation: shift count %s must be integer", opdesc(r));
+		} else if (isuntyped(rt))
+			convertuntyped(r, types[T_UINT]);
+		return;
+	}
+	if (isuntyped(rt)) {
+		if (!assignop(r, lt, "assignment"))
+			return;
+		rt = r->type;
+	}
+	if (!identical(lt, rt)) {
+		errorat(n->pos, "invalid operation: %s %s= %s (mismatched types %s and %s)", exprstr(l),
+			n->op == TK_ADD ? "+" : n->op == TK_SUB ? "-" : n->op == TK_MUL ? "*" : n->op == TK_QUO ? "/" :
+			n->op == TK_REM ? "%" : n->op == TK_AND ? "&" : n->op == TK_OR ? "|" : n->op == TK_XOR ? "^" : "&^",
+			exprstr(r), ts(lt), ts(rt));
+		return;
+	}
+	Type *u = under(lt);
+	bool ok;
+	switch (n->op) {
+	case TK_ADD: ok = isnumeric(u) || isstring(u); break;
+	case TK_SUB: case TK_MUL: case TK_QUO: ok = isnumeric(u); break;
+	default: ok = isinteger(u);
+	}
+	if (!ok)
+		errorat(n->pos, "invalid operation: operator %s not defined on %s", n->op == TK_ADD ? "+" : "op", opdesc(l));
+	else if ((n->op == TK_QUO || n->op == TK_REM) && r->cv && isinteger(u) && cisint(r->cv) && ctoint(r->cv) == 0)
+		errorat(r->pos, "invalid operation: division by zero");
+}
+
+/* x++ and x--. */
+static void incdec(Node *n) {
+	if (isblankn(n->a)) { /* x++ reads x */
+		errorat(n->a->pos, "cannot use _ as value or type");
+		return;
+	}
+	Type *t = lhs(n->a);
+	readslhs(n->a); /* x++ reads x */
+	if (bad(t) || !t)
+		return;
+	if (!isnumeric(t))
+		errorat(n->pos, "invalid operation: %s%s (non-numeric type %s)", exprstr(n->a), n->op == TK_INC ? "++" : "--",
+			ts(t));
+}
+
+/* c <- v. */
+static void sendstmt(Node *n) {
+	Type *ct = rvalue(n->a), *vt = rvalue(n->b);
+	if (bad(ct) || bad(vt))
+		return;
+	Type *u = under(ct);
+	if (u->kind != T_CHAN) {
+		errorat(n->pos, "invalid operation: cannot send to non-channel %s", opdesc(n->a));
+		return;
+	}
+	if (u->len == 1) {
+		errorat(n->pos, "invalid operation: cannot send to receive-only channel %s", opdesc(n->a));
+		return;
+	}
+	assignop(n->b, u->elem, "send");
+}
+
+/* A three-clause for loop (label: its label, or NULL). */
+static void forstmt(Node *n, const char *label) {
+	openscope();
+	if (n->a)
+		stmt(n->a);
+	if (n->b)
+		checkcond(n->b, "for");
+	if (n->c) {
+		if (n->c->kind == N_DEFINE)
+			errorat(n->c->pos, "cannot declare in post statement of for loop");
+		else
+			stmt(n->c);
+	}
+	Target t;
+	pushtarget(&t, n, label);
+	stmt(n->d);
+	targets = t.outer;
+	closescope();
+}
+
 static void stmt(Node *n) {
 	if (!n)
 		return;
@@ -1388,103 +1539,12 @@ static void stmt(Node *n) {
 	switch (n->kind) {
 	case N_EMPTY:
 		return;
-	case N_EXPRSTMT: {
-		Node *e = n->a;
-		Node *c = e;
-		while (c->kind == N_PAREN)
-			c = c->a;
-		if (c->kind == N_CALL) {
-			Type *t = checkcall(c, true);
-			if (c != e) {
-				e->type = t;
-				e->flags = c->flags;
-			}
-			if (c->flags & NF_CONVERSION) {
-				if (!bad(t))
-					errorat(e->pos, "%s is not used", opdesc(c));
-				return;
-			}
-			if (c->flags & NF_CALLEE_BUILTIN) {
-				switch (c->ival) {
-				case B_APPEND: case B_CAP: case B_COMPLEX: case B_IMAG: case B_LEN: case B_MAKE: case B_NEW:
-				case B_REAL: case B_MIN: case B_MAX: case B_SIZEOF: case B_ALIGNOF: case B_OFFSETOF:
-					if (!bad(c->type))
-						errorat(e->pos, "%s (value of type %s) is not used", exprstr(c), ts(c->type));
-				}
-			}
-			return;
-		}
-		if (c->kind == N_UNARY && c->op == TK_ARROW) {
-			checkexpr(e);
-			return;
-		}
-		Type *t = checkexpr(e);
-		if (!bad(t) || (e->flags & NF_TYPE))
-			errorat(e->pos, "%s is not used", (e->flags & NF_TYPE) ? xprintf("%s (type)", exprstr(e)) : opdesc(e));
+	case N_EXPRSTMT:
+		exprstmt(n);
 		return;
-	}
 	case N_ASSIGN:
 		if (n->op) {
-			/* x op= y is x = x op y with x evaluated once: reading x
-			 * is a use (Go's checker says so too) */
-			Node *l = n->list.v[0];
-			if (isblankn(l)) { /* x op= y reads x */
-				errorat(l->pos, "cannot use _ as value or type");
-				rvalue(n->list2.v[0]);
-				return;
-			}
-			Type *lt = lhs(l);
-			readslhs(l);
-			Node tmp = {0};
-			tmp.kind = N_BINARY;
-			tmp.op = n->op;
-			tmp.a = l;
-			tmp.b = n->list2.v[0];
-			tmp.pos = n->pos;
-			Node *r = n->list2.v[0];
-			Type *rt = rvalue(r);
-			if (bad(lt) || bad(rt) || !lt)
-				return;
-			if (n->op == TK_SHL || n->op == TK_SHR) {
-				if (!isinteger(lt)) {
-					errorat(n->pos, "invalid operation: shifted operand %s must be integer", opdesc(l));
-					return;
-				}
-				if (r->cv) {
-					if (!cisint(r->cv) || ctoint(r->cv) < 0) {
-						errorat(r->pos, "invalid shift count %s", opdesc(r));
-						return;
-					}
-					convertuntyped(r, types[T_UINT]);
-				} else if (!isinteger(rt)) {
-					errorat(r->pos, "invalid operation: shift count %s must be integer", opdesc(r));
-				} else if (isuntyped(rt))
-					convertuntyped(r, types[T_UINT]);
-				return;
-			}
-			if (isuntyped(rt)) {
-				if (!assignop(r, lt, "assignment"))
-					return;
-				rt = r->type;
-			}
-			if (!identical(lt, rt)) {
-				errorat(n->pos, "invalid operation: %s %s= %s (mismatched types %s and %s)", exprstr(l),
-					n->op == TK_ADD ? "+" : n->op == TK_SUB ? "-" : n->op == TK_MUL ? "*" : n->op == TK_QUO ? "/" :
-					n->op == TK_REM ? "%" : n->op == TK_AND ? "&" : n->op == TK_OR ? "|" : n->op == TK_XOR ? "^" : "&^",
-					exprstr(r), ts(lt), ts(rt));
-				return;
-			}
-			Type *u = under(lt);
-			bool ok;
-			switch (n->op) {
-			case TK_ADD: ok = isnumeric(u) || isstring(u); break;
-			case TK_SUB: case TK_MUL: case TK_QUO: ok = isnumeric(u); break;
-			default: ok = isinteger(u);
-			}
-			if (!ok)
-				errorat(n->pos, "invalid operation: operator %s not defined on %s", n->op == TK_ADD ? "+" : "op", opdesc(l));
-			else if ((n->op == TK_QUO || n->op == TK_REM) && r->cv && isinteger(u) && cisint(r->cv) && ctoint(r->cv) == 0)
-				errorat(r->pos, "invalid operation: division by zero");
+			opassign(n);
 			return;
 		}
 		assignvalues(n, &n->list, &n->list2, false);
@@ -1492,36 +1552,12 @@ static void stmt(Node *n) {
 	case N_DEFINE:
 		define(n);
 		return;
-	case N_INCDEC: {
-		if (isblankn(n->a)) { /* x++ reads x */
-			errorat(n->a->pos, "cannot use _ as value or type");
-			return;
-		}
-		Type *t = lhs(n->a);
-		readslhs(n->a); /* x++ reads x */
-		if (bad(t) || !t)
-			return;
-		if (!isnumeric(t))
-			errorat(n->pos, "invalid operation: %s%s (non-numeric type %s)", exprstr(n->a), n->op == TK_INC ? "++" : "--",
-				ts(t));
+	case N_INCDEC:
+		incdec(n);
 		return;
-	}
-	case N_SEND: {
-		Type *ct = rvalue(n->a), *vt = rvalue(n->b);
-		if (bad(ct) || bad(vt))
-			return;
-		Type *u = under(ct);
-		if (u->kind != T_CHAN) {
-			errorat(n->pos, "invalid operation: cannot send to non-channel %s", opdesc(n->a));
-			return;
-		}
-		if (u->len == 1) {
-			errorat(n->pos, "invalid operation: cannot send to receive-only channel %s", opdesc(n->a));
-			return;
-		}
-		assignop(n->b, u->elem, "send");
+	case N_SEND:
+		sendstmt(n);
 		return;
-	}
 	case N_DECLSTMT:
 		localdecl(n);
 		return;
@@ -1541,25 +1577,9 @@ static void stmt(Node *n) {
 			stmt(n->d);
 		closescope();
 		return;
-	case N_FOR: {
-		openscope();
-		if (n->a)
-			stmt(n->a);
-		if (n->b)
-			checkcond(n->b, "for");
-		if (n->c) {
-			if (n->c->kind == N_DEFINE)
-				errorat(n->c->pos, "cannot declare in post statement of for loop");
-			else
-				stmt(n->c);
-		}
-		Target t;
-		pushtarget(&t, n, label);
-		stmt(n->d);
-		targets = t.outer;
-		closescope();
+	case N_FOR:
+		forstmt(n, label);
 		return;
-	}
 	case N_RANGE:
 		checkrange(n, label);
 		return;
