@@ -1213,6 +1213,181 @@ static void emitfuncinfo(const char *framestruct) {
 
 static void emitlits(FuncInfo *fi);
 
+/* The C names of fi and of its literals: Go's names for tracebacks
+ * (main.f, main.f.func1, main.f.func1.1, main.glob..func1 in a package
+ * variable's initializer) and C names from them. */
+static void namefunc(FuncInfo *fi, bool islit) {
+	if (!fi->cname)
+		fi->cname = fi->obj ? funcsym(fi->obj) : globalname("funclit");
+	if (fi->obj)
+		fi->cname = funcsym(fi->obj);
+	fn->cname = fi->cname;
+	fn->gname = goname(fi);
+	fi->name = fn->gname;
+	fn->info = xprintf("%s__info", fn->cname);
+	/* func literal names, as Go's: f.func1, f.func2, ... and inside a
+	 * literal f.func1.1, f.func1.2 (C names from assignnames) */
+	for (int i = 0; i < fi->lits.n; i++) {
+		Node *l = fi->lits.v[i];
+		FuncInfo *li = l->aux;
+		if (!li->cname)
+			li->cname = globalname(xprintf("%s_func%d", fn->cname, i + 1));
+		if (islit)
+			li->name = xprintf("%s.%d", fn->gname, i + 1);
+		else if (fi == curpkg->varinit) /* in a package variable's initializer */
+			li->name = xprintf("%s.glob..func%d", curpkg->name, i + 1);
+		else
+			li->name = xprintf("%s.func%d", fn->gname, i + 1);
+	}
+}
+
+/* Captured variables, the receiver, parameters and named results: where
+ * each lives, and the entry code that puts it there (into entry). */
+static void bindparams(FuncInfo *fi, Buf *entry) {
+	/* captured variables come in through the closure */
+	for (int i = 0; i < fi->captures.n; i++) {
+		Obj *o = fi->captures.v[i];
+		vpush(&fn->cnames, (void *)o->cname);
+		framemember(o->cname, ptrto(o->type), xprintf(" /* %s, captured */", o->name));
+		bprintf(entry, "\tfp->%s = ((struct %s__closure *)ctx)->%s;\n", o->cname, fn->cname, o->cname);
+	}
+	/* parameters */
+	Type *sig = fi->sig;
+	if (fi->recv) {
+		Type *rt = fi->recv->type;
+		bindparam(fi->recv, "recv", rt, bypointer(rt), entry);
+	}
+	for (int i = 0; i < fi->params.n; i++) {
+		Obj *o = fi->params.v[i];
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		if (!strcmp(o->name, "_"))
+			continue;
+		bindparam(o, xprintf("p%d", i), pt, bypointer(pt), entry);
+	}
+	for (int i = 0; i < fi->results.n; i++) {
+		Obj *o = fi->results.v[i];
+		if (!strcmp(o->name, "_")) {
+			o->name = intern(xprintf("r%d", i));
+		}
+		declarevar(o);
+		if (o->slot == S_BOX)
+			bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n",
+				typedesc(o->type), fn->cname, o->cname);
+		else if (o->slot == S_LOCAL)
+			bprintf(entry, "\t%s = 0;\n", o->cname);
+		else if (o->slot == S_FRAME && !haspointers(o->type))
+			bprintf(entry, "\tmemset(&fp->%s, 0, sizeof fp->%s);\n", o->cname, o->cname);
+	}
+	if (fn->rmode == R_OUT) {
+		/* the out pointer points into the caller's frame: stack memory, which
+		 * needs no barrier (not const under -d=checkstores) */
+		framememberc("glout", ptrto(fn->rtype), xprintf("%s *", ctype(fn->rtype)), " /* where the results go (in the caller's frame) */");
+		bprintf(entry, "\tfp->glout = out;\n");
+		vpush(&fn->fixparams, "out");
+	}
+}
+
+/* The frame struct (and a literal's closure struct) of the function. */
+static void emitframestruct(FuncInfo *fi, bool islit, const char *fs, Buf *g) {
+	if (islit) {
+		/* the closure object: the C function, then the captured variables' boxes */
+		bprintf(&gdecls, "struct %s__closure { /* %s */\n\tvoid (*fn)(void);\n", fn->cname, fn->gname);
+		for (int i = 0; i < fi->captures.n; i++) {
+			Obj *o = fi->captures.v[i];
+			bprintf(&gdecls, "\t%s *%s;\n", ctype(o->type), o->cname);
+		}
+		bprintf(&gdecls, "};\n");
+	}
+	if (fn->hasframe) {
+		bprintf(g, "%s {\n\tGlFrame h;\n%s%s%s};\n", fs, bstr(&fn->frameptr),
+			fn->frame.n && fn->frameptr.n ? "\t/* no pointers below: not zeroed at entry */\n" : "", bstr(&fn->frame));
+		bprintf(g, "#define RELOAD GL_FRAME_RELOAD(%s, fp, fpoff)\n", fs);
+	} else
+		bprintf(g, "#define RELOAD ((void)0)\n");
+}
+
+/* The function's head: its prototype, C locals, entry record, parameter
+ * pins, the stack check and the frame's entry. */
+static void emitprologue(FuncInfo *fi, bool islit, const char *fs, Buf *g) {
+	Node *node = fi->node;
+	Type *sig = fi->sig;
+	const char *proto = islit ? csig(sig, fn->cname, islit, fi->recv != NULL, fi->recv ? fi->recv->type : NULL)
+				  : xprintf("GL_FUNC %s", cdeclarator(sig, fn->cname, false, fi->recv != NULL, fi->recv ? fi->recv->type : NULL)); /* other packages' files call it */
+	bool noinline = fi->hasrecover || (fi->obj && (fi->obj->directives & DIR_NOINLINE));
+	if (noinline)
+		proto = xprintf("GL_NOINLINE %s", proto);
+	addprototype(proto);
+	bprintf(g, "%s {\n", proto);
+	if (fn->hasframe)
+		bprintf(g, "\t%s *fp;\n\tuintptr_t fpoff;\n", fs);
+	bput(g, bstr(&fn->decls));
+	bprintf(g, "\tGL_PCLINE(%s, %d);\n", fn->info, node->pos.line);
+	bput(g, bstr(&fn->pins));
+	/* a nosplit function that calls nothing is a leaf too */
+	stackrec(curpkg, fn->cname, fn->gname, node->pos,
+		 fn->leaf && (fn->nosplit || !fn->hasframe) ? SR_LEAF : fn->nosplit ? SR_NOSPLIT : SR_CHECKED, &fn->callees);
+	if (fn->nosplit)
+		bprintf(g, "\t/* //gl:nosplit: no stack check */\n");
+	else if (!fn->hasframe && fn->leaf)
+		bprintf(g, "\t/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */\n");
+	else {
+		Buf fx = {0};
+		for (int i = 0; i < fn->fixparams.n; i++)
+			bprintf(&fx, "GL_FIXPARAM(g, %s); ", (char *)fn->fixparams.v[i]);
+		bprintf(g, "\tGL_STACKCHECK(g, %s, %s);\n", fn->hasframe ? xprintf("sizeof(%s)", fs) : "0", bstr(&fx));
+	}
+	if (fn->hasframe)
+		bprintf(g, fn->nosplit ? "\tGL_FRAME_ENTERSZ(g, %1$s, sizeof(%1$s), fp, fpoff, %2$s, %3$s);\n"
+				     : "\tGL_FRAME_ENTERZ(g, %1$s, fp, fpoff, %2$s, %3$s);\n", fs, fn->info,
+			!fn->frameptr.n ? "sizeof(GlFrame)" : fn->frame.n ? xprintf("offsetof(%s, %s)", fs, fn->firstplain) : xprintf("sizeof(%s)", fs));
+}
+
+/* The one normal exit (ret: unlink the frame, hand over the results) and
+ * the exit for unwinding a panic (unwind:, where a deferred call that
+ * recovered resumes the function's return). */
+static void emitexits(FuncInfo *fi, const char *fs, Node *body, Buf *g) {
+	bool hasdefer = fi->hasdefer;
+	/* the one exit */
+	bprintf(g, "ret:\n");
+	if (fn->hasframe)
+		bprintf(g, "\tGL_FRAME_LEAVE(g, fp);\n");
+	if (fn->rmode == R_DIRECT) {
+		if (fi->results.n == 1)
+			bprintf(g, "\treturn %s;\n", varref(fi->results.v[0]));
+		else {
+			bprintf(g, "\treturn (%s){", ctype(fn->rtype));
+			for (int i = 0; i < fi->results.n; i++)
+				bprintf(g, "%s%s", i ? ", " : "", varref(fi->results.v[i]));
+			bprintf(g, "};\n");
+		}
+	} else if (fn->rmode == R_OUT) {
+		if (fi->results.n == 1)
+			bprintf(g, "\t*fp->glout = %s;\n", varref(fi->results.v[0]));
+		else
+			for (int i = 0; i < fi->results.n; i++)
+				bprintf(g, "\tfp->glout->r%d = %s;\n", i, varref(fi->results.v[i]));
+		bprintf(g, "\treturn;\n");
+	} else
+		bprintf(g, "\treturn;\n");
+	bprintf(g, "unwind: __attribute__((cold, unused));\n");
+	if (fn->hasframe)
+		bprintf(g, "\tRELOAD;\n");
+	if (hasdefer)
+		bprintf(g, "\tif (g->unwind_target == &fp->h) { /* the recovering call was deferred here */\n"
+			   "\t\tg->unwinding = 0;\n\t\tg->unwind_target = 0;\n"
+			   "\t\t/* the rest of the deferred calls, as a return at the closing brace */\n"
+			   "\t\tGL_PCLINE(%s, %d);\n\t\tgl_rundefers(g, &fp->h);\n\t\tRELOAD;\n"
+			   "\t\tif (GL_UNLIKELY(g->unwinding)) goto unwind;\n\t\tgoto ret;\n\t}\n",
+			fn->info, (int)body->ival);
+	if (fn->hasframe)
+		bprintf(g, "\tGL_FRAME_LEAVE(g, fp);\n");
+	if (fn->rmode == R_DIRECT)
+		bprintf(g, "\treturn (%s){0};\n", ctype(fn->rtype));
+	else
+		bprintf(g, "\treturn;\n");
+	bprintf(g, "}\n#undef RELOAD\n");
+}
+
 void emitfunc(FuncInfo *fi) {
 	Fn f = {0};
 	Fn *savedfn = fn;
@@ -1223,74 +1398,13 @@ void emitfunc(FuncInfo *fi) {
 	Node *node = fi->node;
 	bool islit = node->kind == N_FUNCLIT;
 	f.closure = islit;
-	if (!fi->cname)
-		fi->cname = fi->obj ? funcsym(fi->obj) : globalname("funclit");
-	if (fi->obj)
-		fi->cname = funcsym(fi->obj);
-	f.cname = fi->cname;
-	f.gname = goname(fi);
-	fi->name = f.gname;
-	f.info = xprintf("%s__info", f.cname);
+	namefunc(fi, islit);
 	f.rtype = resulttype(fi->sig, &f.rmode);
 	f.nosplit = fi->obj && (fi->obj->directives & DIR_NOSPLIT);
 	out = &f.body;
 	f.indent = 1;
-	/* func literal names, as Go's: f.func1, f.func2, ... and inside a
-	 * literal f.func1.1, f.func1.2 (C names from assignnames) */
-	for (int i = 0; i < fi->lits.n; i++) {
-		Node *l = fi->lits.v[i];
-		FuncInfo *li = l->aux;
-		if (!li->cname)
-			li->cname = globalname(xprintf("%s_func%d", f.cname, i + 1));
-		if (islit)
-			li->name = xprintf("%s.%d", f.gname, i + 1);
-		else if (fi == curpkg->varinit) /* in a package variable's initializer */
-			li->name = xprintf("%s.glob..func%d", curpkg->name, i + 1);
-		else
-			li->name = xprintf("%s.func%d", f.gname, i + 1);
-	}
-	/* captured variables come in through the closure */
 	Buf entry = {0};
-	for (int i = 0; i < fi->captures.n; i++) {
-		Obj *o = fi->captures.v[i];
-		vpush(&f.cnames, (void *)o->cname);
-		framemember(o->cname, ptrto(o->type), xprintf(" /* %s, captured */", o->name));
-		bprintf(&entry, "\tfp->%s = ((struct %s__closure *)ctx)->%s;\n", o->cname, f.cname, o->cname);
-	}
-	/* parameters */
-	Type *sig = fi->sig;
-	if (fi->recv) {
-		Type *rt = fi->recv->type;
-		bindparam(fi->recv, "recv", rt, bypointer(rt), &entry);
-	}
-	for (int i = 0; i < fi->params.n; i++) {
-		Obj *o = fi->params.v[i];
-		Type *pt = ((Field *)sig->fields.v[i])->type;
-		if (!strcmp(o->name, "_"))
-			continue;
-		bindparam(o, xprintf("p%d", i), pt, bypointer(pt), &entry);
-	}
-	for (int i = 0; i < fi->results.n; i++) {
-		Obj *o = fi->results.v[i];
-		if (!strcmp(o->name, "_")) {
-			o->name = intern(xprintf("r%d", i));
-		}
-		declarevar(o);
-		if (o->slot == S_BOX)
-			bprintf(&entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n",
-				typedesc(o->type), f.cname, o->cname);
-		else if (o->slot == S_LOCAL)
-			bprintf(&entry, "\t%s = 0;\n", o->cname);
-		else if (o->slot == S_FRAME && !haspointers(o->type))
-			bprintf(&entry, "\tmemset(&fp->%s, 0, sizeof fp->%s);\n", o->cname, o->cname);
-	}
-	if (f.rmode == R_OUT) {
-		/* the out pointer points into the caller's frame: stack memory, which
-		 * needs no barrier (not const under -d=checkstores) */
-		framememberc("glout", ptrto(f.rtype), xprintf("%s *", ctype(f.rtype)), " /* where the results go (in the caller's frame) */");
-		bprintf(&entry, "\tfp->glout = out;\n");
-		vpush(&f.fixparams, "out");
-	}
+	bindparams(fi, &entry);
 	/* the body */
 	srcline(node->pos);
 	Node *body = islit ? node->b : node->c;
@@ -1309,92 +1423,12 @@ void emitfunc(FuncInfo *fi) {
 	const char *fs = xprintf("struct %s__frame", f.cname);
 	Buf *g = &gfuncs;
 	bprintf(g, "\n/* %s — %s:%d */\n", f.gname, fileof(node->pos), node->pos.line);
-	if (islit) {
-		/* the closure object: the C function, then the captured variables' boxes */
-		bprintf(&gdecls, "struct %s__closure { /* %s */\n\tvoid (*fn)(void);\n", f.cname, f.gname);
-		for (int i = 0; i < fi->captures.n; i++) {
-			Obj *o = fi->captures.v[i];
-			bprintf(&gdecls, "\t%s *%s;\n", ctype(o->type), o->cname);
-		}
-		bprintf(&gdecls, "};\n");
-	}
-	if (f.hasframe) {
-		bprintf(g, "%s {\n\tGlFrame h;\n%s%s%s};\n", fs, bstr(&f.frameptr),
-			f.frame.n && f.frameptr.n ? "\t/* no pointers below: not zeroed at entry */\n" : "", bstr(&f.frame));
-		bprintf(g, "#define RELOAD GL_FRAME_RELOAD(%s, fp, fpoff)\n", fs);
-	} else
-		bprintf(g, "#define RELOAD ((void)0)\n");
+	emitframestruct(fi, islit, fs, g);
 	emitfuncinfo(fs);
-	const char *proto = islit ? csig(sig, f.cname, islit, fi->recv != NULL, fi->recv ? fi->recv->type : NULL)
-				  : xprintf("GL_FUNC %s", cdeclarator(sig, f.cname, false, fi->recv != NULL, fi->recv ? fi->recv->type : NULL)); /* other packages' files call it */
-	bool noinline = fi->hasrecover || (fi->obj && (fi->obj->directives & DIR_NOINLINE));
-	if (noinline)
-		proto = xprintf("GL_NOINLINE %s", proto);
-	addprototype(proto);
-	bprintf(g, "%s {\n", proto);
-	if (f.hasframe)
-		bprintf(g, "\t%s *fp;\n\tuintptr_t fpoff;\n", fs);
-	bput(g, bstr(&f.decls));
-	bprintf(g, "\tGL_PCLINE(%s, %d);\n", f.info, node->pos.line);
-	bput(g, bstr(&f.pins));
-	/* a nosplit function that calls nothing is a leaf too */
-	stackrec(curpkg, f.cname, f.gname, node->pos,
-		 f.leaf && (f.nosplit || !f.hasframe) ? SR_LEAF : f.nosplit ? SR_NOSPLIT : SR_CHECKED, &f.callees);
-	if (f.nosplit)
-		bprintf(g, "\t/* //gl:nosplit: no stack check */\n");
-	else if (!f.hasframe && f.leaf)
-		bprintf(g, "\t/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */\n");
-	else {
-		Buf fx = {0};
-		for (int i = 0; i < f.fixparams.n; i++)
-			bprintf(&fx, "GL_FIXPARAM(g, %s); ", (char *)f.fixparams.v[i]);
-		bprintf(g, "\tGL_STACKCHECK(g, %s, %s);\n", f.hasframe ? xprintf("sizeof(%s)", fs) : "0", bstr(&fx));
-	}
-	if (f.hasframe)
-		bprintf(g, f.nosplit ? "\tGL_FRAME_ENTERSZ(g, %1$s, sizeof(%1$s), fp, fpoff, %2$s, %3$s);\n"
-				     : "\tGL_FRAME_ENTERZ(g, %1$s, fp, fpoff, %2$s, %3$s);\n", fs, f.info,
-			!f.frameptr.n ? "sizeof(GlFrame)" : f.frame.n ? xprintf("offsetof(%s, %s)", fs, f.firstplain) : xprintf("sizeof(%s)", fs));
+	emitprologue(fi, islit, fs, g);
 	bput(g, bstr(&entry));
 	bput(g, bstr(&f.body));
-	/* the one exit */
-	bprintf(g, "ret:\n");
-	if (f.hasframe)
-		bprintf(g, "\tGL_FRAME_LEAVE(g, fp);\n");
-	if (f.rmode == R_DIRECT) {
-		if (fi->results.n == 1)
-			bprintf(g, "\treturn %s;\n", varref(fi->results.v[0]));
-		else {
-			bprintf(g, "\treturn (%s){", ctype(f.rtype));
-			for (int i = 0; i < fi->results.n; i++)
-				bprintf(g, "%s%s", i ? ", " : "", varref(fi->results.v[i]));
-			bprintf(g, "};\n");
-		}
-	} else if (f.rmode == R_OUT) {
-		if (fi->results.n == 1)
-			bprintf(g, "\t*fp->glout = %s;\n", varref(fi->results.v[0]));
-		else
-			for (int i = 0; i < fi->results.n; i++)
-				bprintf(g, "\tfp->glout->r%d = %s;\n", i, varref(fi->results.v[i]));
-		bprintf(g, "\treturn;\n");
-	} else
-		bprintf(g, "\treturn;\n");
-	bprintf(g, "unwind: __attribute__((cold, unused));\n");
-	if (f.hasframe)
-		bprintf(g, "\tRELOAD;\n");
-	if (hasdefer)
-		bprintf(g, "\tif (g->unwind_target == &fp->h) { /* the recovering call was deferred here */\n"
-			   "\t\tg->unwinding = 0;\n\t\tg->unwind_target = 0;\n"
-			   "\t\t/* the rest of the deferred calls, as a return at the closing brace */\n"
-			   "\t\tGL_PCLINE(%s, %d);\n\t\tgl_rundefers(g, &fp->h);\n\t\tRELOAD;\n"
-			   "\t\tif (GL_UNLIKELY(g->unwinding)) goto unwind;\n\t\tgoto ret;\n\t}\n",
-			f.info, (int)body->ival);
-	if (f.hasframe)
-		bprintf(g, "\tGL_FRAME_LEAVE(g, fp);\n");
-	if (f.rmode == R_DIRECT)
-		bprintf(g, "\treturn (%s){0};\n", ctype(f.rtype));
-	else
-		bprintf(g, "\treturn;\n");
-	bprintf(g, "}\n#undef RELOAD\n");
+	emitexits(fi, fs, body, g);
 	fn = savedfn;
 	out = savedout;
 	emitlits(fi);
