@@ -544,15 +544,16 @@ static void pushwords(Vec *v, const char *s) {
 		vpush(v, t);
 }
 
-static int compile(Opts *o, const char *exe) {
+/* The source files o names (a directory's, or the files themselves) into
+ * files; 0, or glc's exit status for a usage or file error. */
+static int inputfiles(Opts *o, Vec *files) {
 	if (!o->inputs.n) {
 		fputs("glc: no input files\n", stderr);
 		return 2;
 	}
-	Vec files = {0};
 	if (o->inputs.n == 1 && isdir(o->inputs.v[0])) {
-		files = dirfiles(o->inputs.v[0]);
-		if (!files.n) {
+		*files = dirfiles(o->inputs.v[0]);
+		if (!files->n) {
 			fprintf(stderr, "glc: no .gl files in %s\n", (char *)o->inputs.v[0]);
 			return 1;
 		}
@@ -568,9 +569,67 @@ static int compile(Opts *o, const char *exe) {
 				fprintf(stderr, "glc: %s: no such file\n", f);
 				return 1;
 			}
-			vpush(&files, (void *)f);
+			vpush(files, (void *)f);
 		}
 	}
+	return 0;
+}
+
+/* The C compiler's command line for one package (without -c -o and the
+ * file). */
+static void ccargsfor(Opts *o, Vec *ccargs) {
+	const char *cc = getenv("GLCC");
+	pushwords(ccargs, cc && *cc ? cc : GL_CC);
+	pushwords(ccargs, GL_CFLAGS);
+	vpush(ccargs, (void *)(o->opt ? o->opt : "-O2"));
+	if (o->checkstores) {
+		/* only cc's front end, and only the errors that say a heap store
+		 * bypassed store(): a const pointer written through, passed where
+		 * something may write, or cast to a mutable one */
+		vpush(ccargs, "-DGL_CHECKSTORES");
+		vpush(ccargs, "-fsyntax-only");
+		vpush(ccargs, "-Werror=discarded-qualifiers");
+		vpush(ccargs, "-Werror=cast-qual");
+	} else
+		/* generated code is checked by glc; cc's warnings are not the user's */
+		vpush(ccargs, "-w");
+	/* a call in tail position must keep its caller's frame in tracebacks */
+	vpush(ccargs, "-fno-optimize-sibling-calls");
+	vpush(ccargs, "-std=gnu11");
+	/* the C frame sizes, for the reserve-band check (stackcheck.c) */
+	vpush(ccargs, "-fstack-usage");
+	vpush(ccargs, xprintf("-I%s", rootinc));
+}
+
+/* Link the objects with the runtime into exe; 0, or 3 if the linker failed. */
+static int linkexe(Opts *o, const char *exe, Vec *objs) {
+	const char *cc = getenv("GLCC");
+	Vec argv = {0};
+	pushwords(&argv, cc && *cc ? cc : GL_CC);
+	vpush(&argv, "-o");
+	vpush(&argv, (void *)exe);
+	for (int i = 0; i < objs->n; i++)
+		vpush(&argv, objs->v[i]);
+	vpush(&argv, xprintf("%s/libglrt.a", rootlib));
+	vpush(&argv, "-lpthread");
+	vpush(&argv, "-lm");
+	/* bind libc symbols at load time: the lazy resolver's first call saves
+	 * the whole vector state (about 3 KB) on whatever stack it runs on,
+	 * more than a goroutine stack's reserve band */
+	vpush(&argv, "-Wl,-z,now");
+	vpush(&argv, NULL);
+	if (runcmd((char **)argv.v, o->x)) {
+		fprintf(stderr, "glc: internal error: linking failed (kept in %s)\n", workdir);
+		return 3;
+	}
+	return 0;
+}
+
+static int compile(Opts *o, const char *exe) {
+	Vec files = {0};
+	int rc = inputfiles(o, &files);
+	if (rc)
+		return rc;
 	inittypes();
 	Package *mainpkg = newpackage("main");
 	vpush(&loading, mainpkg);
@@ -595,29 +654,8 @@ static int compile(Opts *o, const char *exe) {
 	mkworkdir();
 	emitprepare();
 
-	/* the C compiler's command line for one package */
 	Vec ccargs = {0};
-	const char *cc = getenv("GLCC");
-	pushwords(&ccargs, cc && *cc ? cc : GL_CC);
-	pushwords(&ccargs, GL_CFLAGS);
-	vpush(&ccargs, (void *)(o->opt ? o->opt : "-O2"));
-	if (o->checkstores) {
-		/* only cc's front end, and only the errors that say a heap store
-		 * bypassed store(): a const pointer written through, passed where
-		 * something may write, or cast to a mutable one */
-		vpush(&ccargs, "-DGL_CHECKSTORES");
-		vpush(&ccargs, "-fsyntax-only");
-		vpush(&ccargs, "-Werror=discarded-qualifiers");
-		vpush(&ccargs, "-Werror=cast-qual");
-	} else
-		/* generated code is checked by glc; cc's warnings are not the user's */
-		vpush(&ccargs, "-w");
-	/* a call in tail position must keep its caller's frame in tracebacks */
-	vpush(&ccargs, "-fno-optimize-sibling-calls");
-	vpush(&ccargs, "-std=gnu11");
-	/* the C frame sizes, for the reserve-band check (stackcheck.c) */
-	vpush(&ccargs, "-fstack-usage");
-	vpush(&ccargs, xprintf("-I%s", rootinc));
+	ccargsfor(o, &ccargs);
 
 	/* one C file per package; each package's object is cached under a key
 	 * made of everything its C depends on */
@@ -704,7 +742,7 @@ static int compile(Opts *o, const char *exe) {
 	Vec cfiles = {0};
 	for (int i = 0; i < jobs.n; i += 2)
 		vpush(&cfiles, jobs.v[i]);
-	int rc = runjobs(&ccargs, &jobs, (int)ncpu, o->x, o->checkstores);
+	rc = runjobs(&ccargs, &jobs, (int)ncpu, o->x, o->checkstores);
 	if (o->checkstores)
 		return checkstoresdone(o, &cfiles, &chks, rc);
 	if (rc) {
@@ -727,25 +765,7 @@ static int compile(Opts *o, const char *exe) {
 		rmworkdir(o->work);
 		flusherrors();
 	}
-	Vec argv = {0};
-	pushwords(&argv, cc && *cc ? cc : GL_CC);
-	vpush(&argv, "-o");
-	vpush(&argv, (void *)exe);
-	for (int i = 0; i < objs.n; i++)
-		vpush(&argv, objs.v[i]);
-	vpush(&argv, xprintf("%s/libglrt.a", rootlib));
-	vpush(&argv, "-lpthread");
-	vpush(&argv, "-lm");
-	/* bind libc symbols at load time: the lazy resolver's first call saves
-	 * the whole vector state (about 3 KB) on whatever stack it runs on,
-	 * more than a goroutine stack's reserve band */
-	vpush(&argv, "-Wl,-z,now");
-	vpush(&argv, NULL);
-	if (runcmd((char **)argv.v, o->x)) {
-		fprintf(stderr, "glc: internal error: linking failed (kept in %s)\n", workdir);
-		return 3;
-	}
-	return 0;
+	return linkexe(o, exe, &objs);
 }
 
 /* glc build -d=checkstores: cc's front end has read each package's C
