@@ -1611,165 +1611,179 @@ static Type *checkslice(Node *n) {
 
 /* ---------------------------------------------------------------- composite literals */
 
-static Type *checkcomplit(Node *n, Type *elided) {
-	Type *t;
+static Type *checkcomplit(Node *n, Type *elided);
+
+/* An element of a composite literal, to be assigned to type t (an elided
+ * literal's type is t). */
+static void checkelem(Node *v, Type *t, const char *context) {
+	if (v->kind == N_COMPLIT && !v->a)
+		checkcomplit(v, t);
+	else if (!bad(rvalue(v)))
+		assignop(v, t, context);
+}
+
+/* The type a composite literal makes: written, [...]T with the length
+ * still open, or elided (an element of an outer literal; &T for *T). */
+static Type *complittype(Node *n, Type *elided) {
 	if (n->a) {
 		if (n->a->kind == N_ARRAYTYPE && n->a->a && n->a->a->kind == N_ELLIPSIS) {
 			Type *et = typexpr(n->a->b);
-			t = arrayof(et, -1); /* length from the elements, below */
 			n->a->flags |= NF_TYPE;
-		} else
-			t = typexpr(n->a);
-	} else if (elided) {
-		t = elided;
-		if (under(t)->kind == T_POINTER) {
-			n->flags |= NF_IMPLICITADDR;
-			t = under(t)->elem;
+			return arrayof(et, -1); /* length from the elements, checkarraylit */
 		}
-	} else {
-		errorat(n->pos, "invalid composite literal type: missing type");
-		return fail(n);
+		return typexpr(n->a);
 	}
-	if (bad(t))
+	if (elided) {
+		if (under(elided)->kind == T_POINTER) {
+			n->flags |= NF_IMPLICITADDR;
+			return under(elided)->elem;
+		}
+		return elided;
+	}
+	errorat(n->pos, "invalid composite literal type: missing type");
+	return NULL;
+}
+
+/* T{f: v, ...} */
+static void checkkeyedstructlit(Node *n, Type *t, Type *u) {
+	for (int i = 0; i < n->list.n; i++) {
+		Node *e = n->list.v[i];
+		if (e->kind != N_KEYVAL) {
+			errorat(e->pos, "mixture of field:value and value elements in struct literal");
+			continue;
+		}
+		if (e->a->kind != N_IDENT) {
+			errorat(e->a->pos, "invalid field name %s in struct literal", exprstr(e->a));
+			continue;
+		}
+		Field *f = NULL;
+		for (int j = 0; j < u->fields.n; j++) {
+			Field *g = u->fields.v[j];
+			if (g->name == e->a->name)
+				f = g;
+		}
+		if (!f) {
+			errorat(e->a->pos, "unknown field %s in struct literal of type %s", e->a->name, ts(t));
+			if (e->b->kind != N_COMPLIT || e->b->a)
+				rvalue(e->b);
+			continue;
+		}
+		if (!exported(f->name) && f->pkg != curpkg)
+			errorat(e->a->pos, "cannot refer to unexported field %s in struct literal of type %s", f->name, ts(t));
+		for (int j = 0; j < i; j++) {
+			Node *d = n->list.v[j];
+			if (d->kind == N_KEYVAL && d->a->kind == N_IDENT && d->a->name == f->name)
+				errorat(e->a->pos, "duplicate field name %s in struct literal", f->name);
+		}
+		e->a->obj = f->obj;
+		e->a->type = f->type;
+		e->aux = f;
+		checkelem(e->b, f->type, "struct literal");
+	}
+}
+
+/* T{v, ...}: every field, in order */
+static void checkpositionalstructlit(Node *n, Type *t, Type *u) {
+	for (int i = 0; i < n->list.n; i++) {
+		Node *e = n->list.v[i];
+		if (e->kind == N_KEYVAL) {
+			errorat(e->pos, "mixture of field:value and value elements in struct literal");
+			continue;
+		}
+		if (i >= u->fields.n) {
+			errorat(e->pos, "too many values in struct literal of type %s", ts(t));
+			break;
+		}
+		Field *f = u->fields.v[i];
+		if (!exported(f->name) && f->pkg != curpkg)
+			errorat(e->pos, "implicit assignment to unexported field %s in struct literal of type %s", f->name, ts(t));
+		checkelem(e, f->type, "struct literal");
+	}
+	if (n->list.n < u->fields.n)
+		errorat(((Node *)n->list.v[n->list.n - 1])->pos, "too few values in struct literal of type %s", ts(t));
+}
+
+/* [n]T{...}, [...]T{...}, []T{...}: each element's index into n->path, in
+ * order; a duplicate index is an error (found in a hash set: a table of
+ * 100,000 elements is checked in linear time). */
+static void checkarraylit(Node *n, Type *u) {
+	int64_t idx = 0, max = 0;
+	int64_t len = u->kind == T_ARRAY ? u->len : -1;
+	PtrMap seen = {0}; /* index + 1 → itself */
+	n->path.n = 0; /* rebuilt if the literal is checked again */
+	for (int i = 0; i < n->list.n; i++) {
+		Node *e = n->list.v[i];
+		Node *v = e;
+		if (e->kind == N_KEYVAL) {
+			int64_t k = checkindexval(e->a, "index", len);
+			if (k >= 0)
+				idx = k;
+			else if (k == -1)
+				errorat(e->a->pos, "index %s must be integer constant", exprstr(e->a));
+			v = e->b;
+		} else if (len >= 0 && idx >= len)
+			errorat(e->pos, "index %lld out of bounds [0:%lld]", (long long)idx, (long long)len);
+		void *key = (void *)(intptr_t)(idx + 1);
+		if (pmget(&seen, key))
+			errorat(e->pos, "duplicate index %lld in array or slice literal", (long long)idx);
+		pmput(&seen, key, key);
+		vpush(&n->path, (void *)(intptr_t)idx);
+		checkelem(v, u->elem, "array or slice literal");
+		idx++;
+		if (idx > max)
+			max = idx;
+	}
+	if (u->kind == T_ARRAY && u->len < 0) {
+		u->len = max;
+		layout(u);
+	}
+	n->ival = max;
+}
+
+/* map[K]V{k: v, ...}: constant keys must differ */
+static void checkmaplit(Node *n, Type *u) {
+	Vec keys = {0};
+	for (int i = 0; i < n->list.n; i++) {
+		Node *e = n->list.v[i];
+		if (e->kind != N_KEYVAL) {
+			errorat(e->pos, "missing key in map literal");
+			continue;
+		}
+		checkelem(e->a, u->key, "map literal");
+		if (e->a->cv) {
+			for (int j = 0; j < keys.n; j++) {
+				Node *k = keys.v[j];
+				if (k->cv->kind == e->a->cv->kind && ccompare(TK_EQL, k->cv, e->a->cv) &&
+				    identical(k->type, e->a->type)) {
+					errorat(e->a->pos, "duplicate key %s in map literal", exprstr(e->a));
+					break;
+				}
+			}
+			vpush(&keys, e->a);
+		}
+		checkelem(e->b, u->elem, "map literal");
+	}
+}
+
+static Type *checkcomplit(Node *n, Type *elided) {
+	Type *t = complittype(n, elided);
+	if (!t || bad(t))
 		return fail(n);
 	Type *u = under(t);
 	switch (u->kind) {
-	case T_STRUCT: {
-		if (!n->list.n)
-			break;
-		bool keyed = ((Node *)n->list.v[0])->kind == N_KEYVAL;
-		if (keyed) {
-			for (int i = 0; i < n->list.n; i++) {
-				Node *e = n->list.v[i];
-				if (e->kind != N_KEYVAL) {
-					errorat(e->pos, "mixture of field:value and value elements in struct literal");
-					continue;
-				}
-				if (e->a->kind != N_IDENT) {
-					errorat(e->a->pos, "invalid field name %s in struct literal", exprstr(e->a));
-					continue;
-				}
-				Field *f = NULL;
-				for (int j = 0; j < u->fields.n; j++) {
-					Field *g = u->fields.v[j];
-					if (g->name == e->a->name)
-						f = g;
-				}
-				if (!f) {
-					errorat(e->a->pos, "unknown field %s in struct literal of type %s", e->a->name, ts(t));
-					if (e->b->kind != N_COMPLIT || e->b->a)
-						rvalue(e->b);
-					continue;
-				}
-				if (!exported(f->name) && f->pkg != curpkg)
-					errorat(e->a->pos, "cannot refer to unexported field %s in struct literal of type %s", f->name, ts(t));
-				for (int j = 0; j < i; j++) {
-					Node *d = n->list.v[j];
-					if (d->kind == N_KEYVAL && d->a->kind == N_IDENT && d->a->name == f->name)
-						errorat(e->a->pos, "duplicate field name %s in struct literal", f->name);
-				}
-				e->a->obj = f->obj;
-				e->a->type = f->type;
-				e->aux = f;
-				if (e->b->kind == N_COMPLIT && !e->b->a)
-					checkcomplit(e->b, f->type);
-				else if (!bad(rvalue(e->b)))
-					assignop(e->b, f->type, "struct literal");
-			}
-		} else {
-			for (int i = 0; i < n->list.n; i++) {
-				Node *e = n->list.v[i];
-				if (e->kind == N_KEYVAL) {
-					errorat(e->pos, "mixture of field:value and value elements in struct literal");
-					continue;
-				}
-				if (i >= u->fields.n) {
-					errorat(e->pos, "too many values in struct literal of type %s", ts(t));
-					break;
-				}
-				Field *f = u->fields.v[i];
-				if (!exported(f->name) && f->pkg != curpkg)
-					errorat(e->pos, "implicit assignment to unexported field %s in struct literal of type %s", f->name, ts(t));
-				if (e->kind == N_COMPLIT && !e->a)
-					checkcomplit(e, f->type);
-				else if (!bad(rvalue(e)))
-					assignop(e, f->type, "struct literal");
-			}
-			if (n->list.n < u->fields.n)
-				errorat(((Node *)n->list.v[n->list.n - 1])->pos, "too few values in struct literal of type %s", ts(t));
-		}
+	case T_STRUCT:
+		if (n->list.n && ((Node *)n->list.v[0])->kind == N_KEYVAL)
+			checkkeyedstructlit(n, t, u);
+		else if (n->list.n)
+			checkpositionalstructlit(n, t, u);
 		break;
-	}
 	case T_ARRAY:
-	case T_SLICE: {
-		int64_t idx = 0, max = 0;
-		int64_t len = u->kind == T_ARRAY ? u->len : -1;
-		Vec seen = {0};
-		n->path.n = 0; /* element indices, rebuilt if the literal is checked again */
-		for (int i = 0; i < n->list.n; i++) {
-			Node *e = n->list.v[i];
-			Node *v = e;
-			if (e->kind == N_KEYVAL) {
-				int64_t k = checkindexval(e->a, "index", len);
-				if (k >= 0)
-					idx = k;
-				else if (k == -1) {
-					errorat(e->a->pos, "index %s must be integer constant", exprstr(e->a));
-				}
-				v = e->b;
-			} else if (len >= 0 && idx >= len) {
-				errorat(e->pos, "index %lld out of bounds [0:%lld]", (long long)idx, (long long)len);
-			}
-			for (int j = 0; j < seen.n; j++)
-				if ((int64_t)(intptr_t)seen.v[j] == idx)
-					errorat(e->pos, "duplicate index %lld in array or slice literal", (long long)idx);
-			vpush(&seen, (void *)(intptr_t)idx);
-			vpush(&n->path, (void *)(intptr_t)idx); /* the element's index, in order */
-			if (v->kind == N_COMPLIT && !v->a)
-				checkcomplit(v, u->elem);
-			else if (!bad(rvalue(v)))
-				assignop(v, u->elem, "array or slice literal");
-			idx++;
-			if (idx > max)
-				max = idx;
-		}
-		if (u->kind == T_ARRAY && u->len < 0) {
-			u->len = max;
-			layout(u);
-		}
-		n->ival = max;
+	case T_SLICE:
+		checkarraylit(n, u);
 		break;
-	}
-	case T_MAP: {
-		Vec keys = {0};
-		for (int i = 0; i < n->list.n; i++) {
-			Node *e = n->list.v[i];
-			if (e->kind != N_KEYVAL) {
-				errorat(e->pos, "missing key in map literal");
-				continue;
-			}
-			if (e->a->kind == N_COMPLIT && !e->a->a)
-				checkcomplit(e->a, u->key);
-			else if (!bad(rvalue(e->a)))
-				assignop(e->a, u->key, "map literal");
-			if (e->a->cv) {
-				for (int j = 0; j < keys.n; j++) {
-					Node *k = keys.v[j];
-					if (k->cv->kind == e->a->cv->kind && ccompare(TK_EQL, k->cv, e->a->cv) &&
-					    identical(k->type, e->a->type)) {
-						errorat(e->a->pos, "duplicate key %s in map literal", exprstr(e->a));
-						break;
-					}
-				}
-				vpush(&keys, e->a);
-			}
-			if (e->b->kind == N_COMPLIT && !e->b->a)
-				checkcomplit(e->b, u->elem);
-			else if (!bad(rvalue(e->b)))
-				assignop(e->b, u->elem, "map literal");
-		}
+	case T_MAP:
+		checkmaplit(n, u);
 		break;
-	}
 	default:
 		errorat(n->pos, "invalid composite literal type %s", ts(t));
 		return fail(n);
