@@ -755,12 +755,10 @@ const char *heapptr(Type *t) { return checkstores ? xprintf("%s const *", ctype(
  * hand-over is written here, in sight. */
 const char *mutptr(const char *p) { return checkstores ? xprintf("(void *)(uintptr_t)(%s)", p) : p; }
 
-/* Every store of a gl value is written here, and nowhere else: the
- * collector's write barrier (a pointer stored into the heap or a global
- * while marking) is this function's to emit.  Under -d=checkstores every
- * pointer's target is const in C, so cc rejects a store into the heap
- * written anywhere else; this one casts the const away. */
-const char *storestmt(Place dst, const char *val, Type *t) {
+/* The store statement, and in *copy a statement to write before it (or
+ * NULL).  Its callers, storestmt and store, say what it is for. */
+static const char *storeparts(Place dst, const char *val, Type *t, const char **copy) {
+	*copy = NULL;
 	/* tests/checkstores.sh's proof that the check can fail: this store
 	 * written as if it bypassed store() */
 	static int bypass = -1;
@@ -768,13 +766,35 @@ const char *storestmt(Place dst, const char *val, Type *t) {
 		bypass = getenv("GLC_TEST_STOREBYPASS") != NULL;
 	if (dst.where == PL_HEAP && checkstores && !bypass)
 		return xprintf("*(%s *)(uintptr_t)&%s = %s;", ctype(t), dst.c, val);
-	if (dst.where == PL_HEAP && haspointers(t) && !checkstores) {
-		/* the write barrier (gl.h): one pointer, or a value's pointer words */
-		if (ispointershaped(t))
-			return xprintf("GL_STOREPTR(%s, %s);", dst.c, val);
-		return xprintf("GL_STORETYPED(%s, %s, %s);", dst.c, val, typedesc(t));
+	if (dst.where != PL_HEAP || !haspointers(t) || checkstores)
+		return xprintf("%s = %s;", dst.c, val);
+	/* the write barrier (gl.h): one pointer, or a value's pointer words */
+	if (ispointershaped(t))
+		return xprintf("GL_STOREPTR(%s, %s);", dst.c, val);
+	/* the others read val's words through its address: storage (a
+	 * compound literal's, for a constant), or a copy in the frame (a C
+	 * temporary per store would not share its stack slot) */
+	int k = ckind(val);
+	if (k != CE_CONST && k != CE_FRAME && k != CE_TEMPFRAME && k != CE_BOXED && k != CE_GLOBAL) {
+		const char *tmp = frametemp(t);
+		*copy = xprintf("%s = %s;", tmp, val);
+		val = tmp;
 	}
-	return xprintf("%s = %s;", dst.c, val);
+	int64_t words = tsize(t) / 8;
+	if (words <= 4) /* through registers, in one asm with the check */
+		return xprintf("GL_STORE%d(%s, %s, %s);", (int)words, dst.c, val, typedesc(t));
+	return xprintf("GL_STOREBIG(%s, %s, %s);", dst.c, val, typedesc(t));
+}
+
+/* Every store of a gl value is written here, and nowhere else: the
+ * collector's write barrier (a pointer stored into the heap or a global
+ * while marking) is this function's to emit.  Under -d=checkstores every
+ * pointer's target is const in C, so cc rejects a store into the heap
+ * written anywhere else; this one casts the const away.  The statement,
+ * for a caller that places it itself (store() writes it as a line). */
+const char *storestmt(Place dst, const char *val, Type *t) {
+	const char *copy, *st = storeparts(dst, val, t, &copy);
+	return copy ? xprintf("%s %s", copy, st) : st;
 }
 
 /* A value that is one C pointer: a pointer, unsafe.Pointer, map, chan or
@@ -787,7 +807,12 @@ bool ispointershaped(Type *t) {
 	return false;
 }
 
-void store(Place dst, const char *val, Type *t) { line("%s", storestmt(dst, val, t)); }
+void store(Place dst, const char *val, Type *t) {
+	const char *copy, *st = storeparts(dst, val, t, &copy);
+	if (copy)
+		line("%s", copy);
+	line("%s", st);
+}
 
 /* The address of the C function fname into the first word of a record
  * just allocated (a defer or go record, a method value): no barrier, as

@@ -512,42 +512,130 @@ int64_t typedslicecopy(const GlType *elem, void *dst, int64_t dstlen, const void
 /* ---- the write barrier (runtime/mbarrier.c) ----
  *
  * glc's store() writes every store of a pointer-holding value into the heap
- * or a package variable through one of these two.  When the collector is
- * not marking, the barrier is one load of writeBarrier.enabled and one
- * predictable branch; when it is (Go's mark phase), the old and the new
- * pointers are shaded first (Go's hybrid barrier, mbarrier.c).  The load is
- * volatile so that gcc reads the switch at every store, never once for a
- * whole loop.  dst is evaluated twice: glc passes only lvalues without side
- * effects (temporaries and variables indexed by temporaries). */
+ * or a package variable through one of the macros below.  When the
+ * collector is not marking, the barrier is one compare of
+ * writeBarrier.enabled with 0 and one predictable branch, then the store;
+ * when it is (Go's mark phase), the runtime shades the old and the new
+ * pointers and stores (Go's hybrid barrier, mbarrier.c).
+ *
+ * The check and the store are one asm statement, and the range from the
+ * compare to the end of the store is recorded in section glwbunsafe: it is
+ * an *unsafe point* (Go's word), where a goroutine must not be stopped
+ * asynchronously (preempt.c's isAsyncSafePoint refuses it).  Why: the
+ * collector turns the barrier on with the world stopped.  A goroutine
+ * stopped by a signal just after it read "off" would, once the world
+ * starts again with marking under way, finish its store without the
+ * barrier — overwriting a pointer the marker has not seen (and a black
+ * stack may hold).  A goroutine is stopped only before the compare or
+ * after the store.  Written in C, gcc would be free to move the store, or
+ * other code, across any label we put around it; inside one asm it cannot.
+ * tests/preemptentry.py checks the machine code: every read of the switch
+ * in generated code starts a recorded range that ends after its stores.
+ *
+ * The slow paths (taken when the switch is on) are calls into runtime C,
+ * where no signal stops a goroutine, and each reads the switch again: it
+ * may have been turned off between the branch and the call.
+ *
+ * dst is evaluated once for its address; glc passes only lvalues without
+ * side effects (temporaries and variables indexed by temporaries). */
 typedef struct GlWriteBarrier {
 	bool enabled;           /* set while the collector marks (Go's writeBarrier.enabled) */
 	uint8_t pad[63];        /* a cache line of its own: read by every store */
 } GlWriteBarrier;
 extern GlWriteBarrier writeBarrier;
+/* a record of section glwbunsafe: the barrier's unsafe range [start, start+len) */
+typedef struct GlWbRange {
+	int32_t start;          /* relative to this field */
+	int32_t len;
+} GlWbRange;
 void gcWriteBarrier(G *g, void **slot, void *ptr); /* shade *slot and ptr, then *slot = ptr */
-void typeBitsShade(const GlType *t, const void *p); /* shade the pointer words of *p */
-#define GL_WBON() GL_UNLIKELY(*(volatile bool *)&writeBarrier.enabled)
+/* *dst = the n words w... for a value of type t (t->size == 8n): the pointer
+ * words t's gcdata marks are shaded, old and new, first */
+void gcWriteBarrier2(const GlType *t, void *dst, uintptr_t w0, uintptr_t w1);
+void gcWriteBarrier3(const GlType *t, void *dst, uintptr_t w0, uintptr_t w1, uintptr_t w2);
+void gcWriteBarrier4(const GlType *t, void *dst, uintptr_t w0, uintptr_t w1, uintptr_t w2, uintptr_t w3);
+/* the asm around a barrier's stores: label 1 its start, label 2 its end */
+#define GL_WBCHECK "1:\tcmpb $0, writeBarrier(%%rip)\n\tjne %l[gl_wbon_]\n\t"
+#define GL_WBRANGE "2:\n\t.pushsection glwbunsafe,\"a\"\n\t.balign 4\n\t" \
+	".long 1b - .\n\t.long 2b - 1b\n\t.popsection"
 /* dst = val, for a pointer-shaped value (pointer, map, chan, func) */
 #define GL_STOREPTR(dst, val) \
 	do { \
-		if (GL_WBON()) \
-			gcWriteBarrier(g, (void **)&(dst), (void *)(val)); \
-		else \
-			(dst) = (val); \
+		__label__ gl_wbon_, gl_wbdone_; \
+		void *gl_v_ = (void *)(val); \
+		__asm__ goto(GL_WBCHECK "movq %[v], %[d]\n" GL_WBRANGE \
+			     : [d] "+m"(dst) : [v] "er"(gl_v_) : : gl_wbon_); \
+		goto gl_wbdone_; \
+	gl_wbon_: \
+		gcWriteBarrier(g, (void **)&(dst), gl_v_); \
+	gl_wbdone_:; \
 	} while (0)
-/* dst = val, for a value of type *typ (a string, slice, interface, struct
- * or array with pointers): the pointer words typ's gcdata marks are shaded
- * in dst before the store (the old values) and after it (the new), so no
- * copy of the value is needed */
-#define GL_STORETYPED(dst, val, typ) \
+/* dst = val, for a value of type *typ of 1, 2, 3 or 4 words (a string, an
+ * interface, a slice, a small struct or array with pointers): the value
+ * goes through registers, a word at a time, loaded from val's storage (val
+ * is an lvalue: glc copies anything else into the data frame first — a C
+ * temporary here would take a stack slot of its own at every store, and
+ * 80 stores in one function made an 816-byte C frame of a 96-byte one) */
+#define GL_STOREWORDS_BEGIN(n, dst, val) \
+		__label__ gl_wbon_, gl_wbdone_; \
+		_Static_assert(sizeof(dst) == 8 * (n), "GL_STORE" #n ": size"); \
+		struct { const uintptr_t *w; } gl_u_ = {(const uintptr_t *)&(val)}; \
+		__typeof__(dst) *gl_p_ = &(dst)
+#define GL_STORE1(dst, val, typ) /* one pointer word: a struct or array of one pointer */ \
 	do { \
-		if (GL_WBON()) { \
-			typeBitsShade((typ), &(dst)); \
-			(dst) = (val); \
-			typeBitsShade((typ), &(dst)); \
-		} else \
-			(dst) = (val); \
+		GL_STOREWORDS_BEGIN(1, dst, val); \
+		__asm__ goto(GL_WBCHECK "movq %[w0], (%[p])\n" GL_WBRANGE \
+			     : "+m"(*gl_p_) : [p] "r"(gl_p_), [w0] "r"(gl_u_.w[0]) : : gl_wbon_); \
+		goto gl_wbdone_; \
+	gl_wbon_: \
+		(void)(typ); \
+		gcWriteBarrier(g, (void **)gl_p_, (void *)gl_u_.w[0]); \
+	gl_wbdone_:; \
 	} while (0)
+#define GL_STORE2(dst, val, typ) \
+	do { \
+		GL_STOREWORDS_BEGIN(2, dst, val); \
+		__asm__ goto(GL_WBCHECK "movq %[w0], (%[p])\n\tmovq %[w1], 8(%[p])\n" GL_WBRANGE \
+			     : "+m"(*gl_p_) : [p] "r"(gl_p_), [w0] "r"(gl_u_.w[0]), [w1] "r"(gl_u_.w[1]) \
+			     : : gl_wbon_); \
+		goto gl_wbdone_; \
+	gl_wbon_: \
+		gcWriteBarrier2((typ), gl_p_, gl_u_.w[0], gl_u_.w[1]); \
+	gl_wbdone_:; \
+	} while (0)
+#define GL_STORE3(dst, val, typ) \
+	do { \
+		GL_STOREWORDS_BEGIN(3, dst, val); \
+		__asm__ goto(GL_WBCHECK "movq %[w0], (%[p])\n\tmovq %[w1], 8(%[p])\n\t" \
+			     "movq %[w2], 16(%[p])\n" GL_WBRANGE \
+			     : "+m"(*gl_p_) \
+			     : [p] "r"(gl_p_), [w0] "r"(gl_u_.w[0]), [w1] "r"(gl_u_.w[1]), [w2] "r"(gl_u_.w[2]) \
+			     : : gl_wbon_); \
+		goto gl_wbdone_; \
+	gl_wbon_: \
+		gcWriteBarrier3((typ), gl_p_, gl_u_.w[0], gl_u_.w[1], gl_u_.w[2]); \
+	gl_wbdone_:; \
+	} while (0)
+#define GL_STORE4(dst, val, typ) \
+	do { \
+		GL_STOREWORDS_BEGIN(4, dst, val); \
+		__asm__ goto(GL_WBCHECK "movq %[w0], (%[p])\n\tmovq %[w1], 8(%[p])\n\t" \
+			     "movq %[w2], 16(%[p])\n\tmovq %[w3], 24(%[p])\n" GL_WBRANGE \
+			     : "+m"(*gl_p_) \
+			     : [p] "r"(gl_p_), [w0] "r"(gl_u_.w[0]), [w1] "r"(gl_u_.w[1]), [w2] "r"(gl_u_.w[2]), \
+			       [w3] "r"(gl_u_.w[3]) \
+			     : : gl_wbon_); \
+		goto gl_wbdone_; \
+	gl_wbon_: \
+		gcWriteBarrier4((typ), gl_p_, gl_u_.w[0], gl_u_.w[1], gl_u_.w[2], gl_u_.w[3]); \
+	gl_wbdone_:; \
+	} while (0)
+/* dst = val, for a value of a bigger type with pointers: typedmemmove
+ * reads the switch and stores in runtime C, so there is no unsafe range.
+ * val is an lvalue (a value this big lives in the data frame or the heap,
+ * DESIGN.md S1, S5). */
+void typedmemmove(const GlType *t, void *dst, const void *src);
+#define GL_STOREBIG(dst, val, typ) typedmemmove((typ), (void *)&(dst), (const void *)&(val))
 void memclrHasPointers(void *p, uintptr_t n);
 
 /* string.c */

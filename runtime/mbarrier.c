@@ -17,8 +17,9 @@
  * stack be scanned once, without rescans at the end of the cycle.
  *
  * The compiler puts the barrier on each single store of a pointer into
- * the heap or a package variable (glc's store(); GL_STOREPTR and
- * GL_STORETYPED in gl.h call gcWriteBarrier and typeBitsBulkBarrier).  What it cannot see is the runtime copying
+ * the heap or a package variable (glc's store(); gl.h's GL_STOREPTR and
+ * GL_STORE1..4 call gcWriteBarrier and gcWriteBarrier2..4 below, and
+ * GL_STOREBIG calls typedmemmove).  What it cannot see is the runtime copying
  * whole values on the program's behalf: a channel element from the
  * sender's frame into the buffer, a map key into its bucket, copy() of a
  * []*T, a value boxed in an interface.  Those go through the functions
@@ -61,7 +62,7 @@ static inline void testhook(int kind, uintptr_t dst, uintptr_t src, uintptr_t si
 /* ---- the barrier that generated code calls ----
  *
  * Go's writeBarrier: enabled while the collector marks with the program
- * running (part 2's mark phase); glc's GL_STOREPTR and GL_STORETYPED
+ * running (part 2's mark phase); glc's GL_STOREPTR and GL_STORE1..4
  * (gl.h) read it before every store of pointers into the heap or a
  * package variable.  Today the mark phase stops the world, so it is set
  * only by GLDEBUG=wbforce=1, which runs every barrier's slow path all the
@@ -100,11 +101,17 @@ static void wbBufPut(uintptr_t p) {
 /* *slot = ptr with the hybrid barrier: the pointer the slot held and the
  * one written into it are queued to be shaded (Go's gcWriteBarrier, with
  * its wbBuf: two words per store, a flush every 256 stores).  Called by
- * generated code only when writeBarrier.enabled. */
+ * generated code when it saw writeBarrier.enabled set; it may have been
+ * cleared since (a goroutine stopped between the branch and the call, as
+ * marking ended), and a pointer queued then would be shaded in the next
+ * cycle, perhaps after its object was freed: so the switch is read again
+ * here, where no signal stops the goroutine. */
 void gcWriteBarrier(G *g, void **slot, void *ptr) {
 	(void)g;
-	wbBufPut((uintptr_t)*slot);
-	wbBufPut((uintptr_t)ptr);
+	if (GL_LIKELY(writeBarrier.enabled)) {
+		wbBufPut((uintptr_t)*slot);
+		wbBufPut((uintptr_t)ptr);
+	}
 	*slot = ptr;
 }
 
@@ -190,13 +197,30 @@ void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_
 		shadewords(t->gcdata, dst, src, t->ptrdata / 8);
 }
 
-/* Shade the pointer words of the value of type t at p: glc's
- * GL_STORETYPED calls it before a store into the heap or a package
- * variable (the old pointers) and after (the new ones), so that a store of
- * a whole string, slice, interface or struct needs no copy of the value. */
-void typeBitsShade(const GlType *t, const void *p) {
-	if (writeBarrier.enabled && t->ptrdata != 0)
-		shadewords(t->gcdata, (uintptr_t)p, 0, t->ptrdata / 8);
+/* *dst = the n words w of a value of type t, with the hybrid barrier on
+ * its pointer words (glc's GL_STORE2..4 when the switch was on; read
+ * again here, as in gcWriteBarrier). */
+static void storewords(const GlType *t, void *dst, const uintptr_t *w, uintptr_t n) {
+	if (t->size != n * 8)
+		gl_throw("runtime: write barrier with type size mismatch");
+	if (GL_LIKELY(writeBarrier.enabled))
+		shadewords(t->gcdata, (uintptr_t)dst, (uintptr_t)w, t->ptrdata / 8);
+	memcpy(dst, w, t->size);
+}
+
+void gcWriteBarrier2(const GlType *t, void *dst, uintptr_t w0, uintptr_t w1) {
+	uintptr_t w[2] = {w0, w1};
+	storewords(t, dst, w, 2);
+}
+
+void gcWriteBarrier3(const GlType *t, void *dst, uintptr_t w0, uintptr_t w1, uintptr_t w2) {
+	uintptr_t w[3] = {w0, w1, w2};
+	storewords(t, dst, w, 3);
+}
+
+void gcWriteBarrier4(const GlType *t, void *dst, uintptr_t w0, uintptr_t w1, uintptr_t w2, uintptr_t w3) {
+	uintptr_t w[4] = {w0, w1, w2, w3};
+	storewords(t, dst, w, 4);
 }
 
 /* *dst = *src for a value of type t.  dst and src may be the same (a

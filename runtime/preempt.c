@@ -148,6 +148,10 @@ bool wantAsyncPreempt(G *gp) {
  *  - pc is not a ret, the one instruction of an epilogue that runs after
  *    rbp went back to the caller's (-fno-optimize-sibling-calls: no jumps
  *    out of an epilogue);
+ *  - pc is not inside a write barrier, between its read of
+ *    writeBarrier.enabled and the end of its store (inwbunsafe: the
+ *    collector may turn the barrier on before the goroutine runs again,
+ *    and the store would then go unseen; gl.h says more);
  *  - the stack has room for asyncPreempt below sp, the red zone included
  *    (measured from stack.lo: stackguard0 may be stackforcemove's hi or
  *    the preemption poison), and bp lies in [sp, hi).
@@ -170,6 +174,8 @@ static bool isAsyncSafePoint(G *g, G *gp, uintptr_t pc, uintptr_t sp, uintptr_t 
 		return false;
 	const uint8_t *ip = (const uint8_t *)pc;
 	if (ip[0] == 0xc3 || ip[0] == 0xc2 || (ip[0] == 0xf3 && ip[1] == 0xc3)) /* ret, ret imm16, rep ret */
+		return false;
+	if (inwbunsafe(pc)) /* between a write barrier's check and its store (gl.h) */
 		return false;
 	return true;
 }

@@ -541,9 +541,8 @@ extern uint64_t zerobase;         /* malloc.c: every 0-byte allocation */
 
 /* mbarrier.c: typed memory.  Every copy or clear the runtime makes of a
  * value that may hold pointers goes through these (with typedslicecopy
- * and memclrHasPointers, gl.h), because the hybrid write barrier of the
+ * typedmemmove and memclrHasPointers, gl.h), because the hybrid write barrier of the
  * concurrent collector will live in them; see the file's comment. */
-void typedmemmove(const GlType *t, void *dst, const void *src);
 void typedmemclr(const GlType *t, void *p);
 void bulkBarrierPreWrite(uintptr_t dst, uintptr_t src, uintptr_t size);
 void bulkBarrierPreWriteSrcOnly(uintptr_t dst, uintptr_t src, uintptr_t size);
@@ -671,6 +670,7 @@ void preemptPark(G *gp) GL_NORETURN;
 void readyfromsuspend(G *gp);    /* resumeG: gp stopped for suspendG runs again */
 /* traceback.c: for isAsyncSafePoint */
 bool pctabready(void);
+bool inwbunsafe(uintptr_t pc); /* in a write barrier's unsafe range (traceback.c) */
 void pctabinit(void);
 uintptr_t funcentryrec(uintptr_t pc); /* 0 if pc is in no gl function */
 void unminitSignalStack(M *m);

@@ -25,6 +25,8 @@ extern const char __stop_gldefer[] __attribute__((weak));
 extern const GlPcLine __start_glpcln[] __attribute__((weak));
 extern const GlPcLine __stop_glpcln[] __attribute__((weak));
 /* gopanic's own section (panic.c), to recognise its frames */
+extern const GlWbRange __start_glwbunsafe[] __attribute__((weak));
+extern const GlWbRange __stop_glwbunsafe[] __attribute__((weak));
 extern const char __start_glpanic[] __attribute__((weak));
 extern const char __stop_glpanic[] __attribute__((weak));
 extern const int gopanic_line;
@@ -133,6 +135,63 @@ static void buildfunctab(void) {
 	nfunctab = n;
 }
 
+/* ---- the write barrier's unsafe ranges ----
+ *
+ * Each store glc writes with a barrier records the range of machine code
+ * from its check of writeBarrier.enabled to the end of its store (gl.h's
+ * GL_WBRANGE, section glwbunsafe): no goroutine may be stopped
+ * asynchronously inside one (isAsyncSafePoint, preempt.c).  Built with the
+ * pc table, sorted by start.  The ranges never overlap: each is one asm
+ * statement, laid out whole. */
+typedef struct wbrange {
+	uintptr_t start, end;
+} wbrange;
+
+static wbrange *wbtab;
+static int64_t nwbtab;
+
+/* Shell sort: no allocation (this may run in a dying program), and the
+ * records come nearly sorted (each object's in the order of its code). */
+static void sortwbtab(wbrange *a, int64_t n) {
+	for (int64_t gap = n / 2; gap > 0; gap = gap == 2 ? 1 : gap * 5 / 11) {
+		for (int64_t i = gap; i < n; i++) {
+			wbrange x = a[i];
+			int64_t j = i;
+			for (; j >= gap && a[j - gap].start > x.start; j -= gap)
+				a[j] = a[j - gap];
+			a[j] = x;
+		}
+	}
+}
+
+static void buildwbtab(void) {
+	int64_t n = __stop_glwbunsafe - __start_glwbunsafe;
+	if (n <= 0)
+		return;
+	wbrange *t = sysAlloc((uint64_t)n * sizeof(*t), NULL);
+	for (int64_t i = 0; i < n; i++) {
+		const GlWbRange *r = &__start_glwbunsafe[i];
+		t[i].start = (uintptr_t)&r->start + (intptr_t)r->start;
+		t[i].end = t[i].start + (uintptr_t)r->len;
+	}
+	sortwbtab(t, n);
+	wbtab = t;
+	nwbtab = n;
+}
+
+/* Is pc inside a barrier's unsafe range?  Only once pctabready(). */
+bool inwbunsafe(uintptr_t pc) {
+	int64_t lo = 0, hi = nwbtab; /* the first range starting above pc */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (wbtab[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && pc < wbtab[lo - 1].end;
+}
+
 static void buildpctab(void) {
 	int32_t s = 0;
 	if (__atomic_compare_exchange_n(&pctabstate, &s, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
@@ -153,6 +212,7 @@ static void buildpctab(void) {
 		npctab = n;
 		if (n > 0)
 			buildfunctab();
+		buildwbtab();
 		__atomic_store_n(&pctabstate, 2, __ATOMIC_RELEASE);
 		return;
 	}
@@ -164,7 +224,8 @@ static void buildpctab(void) {
  * traceback be a fatal error's after mmap has failed (mem_linux.c). */
 void tracebackinit(void) {
 	uint64_t n = (uint64_t)(__stop_glpcln - __start_glpcln);
-	sysReserveForDying(n * (sizeof(pcrec) + sizeof(GlFuncInfo *)) + 2 * PAGESIZE);
+	uint64_t nwb = (uint64_t)(__stop_glwbunsafe - __start_glwbunsafe);
+	sysReserveForDying(n * (sizeof(pcrec) + sizeof(GlFuncInfo *)) + nwb * sizeof(wbrange) + 3 * PAGESIZE);
 }
 
 /* Index of the nearest record strictly below pc (the record is emitted

@@ -46,6 +46,16 @@ scan (suspendG's, copystack's, the collector's) assumes:
      glc now has the callee read each such parameter into registers
      before its check (gl.h's GL_PARAMPIN), and the address is gone.
 
+  And what the collector's write barrier assumes (gl.h, GL_WBRANGE):
+
+  5. every read of writeBarrier.enabled in gltext is the first instruction
+     of a range recorded in section glwbunsafe, and that range holds just
+     the check (cmpb, jne out of the range) and the stores (one to four
+     movs to memory), ending right after the last: a signal that lands
+     anywhere from the check to the store is refused, and nowhere else.
+     Without the ranges, a goroutine stopped between reading "off" and
+     storing could resume after marking began and store unseen.
+
   usage: tests/preemptentry.py EXE...   (exit 0 pass, 1 fail, 77 skip: no objdump)"""
 import bisect, re, shutil, struct, subprocess, sys
 
@@ -112,7 +122,50 @@ def check(exe):
                              (exe, name, a, ins, recs[i][0]))
         probs += linkorder(exe, name, insns)
         probs += argaddr(exe, name, insns)
+    probs += wbranges(exe, secs, funcs)
     return probs, len(funcs)
+
+
+wbchecks = 0  # barrier checks found, for the summary
+
+
+def wbranges(exe, secs, funcs):
+    """Check 5 on one program."""
+    global wbchecks
+    ranges = {}
+    if "glwbunsafe" in secs:
+        vma, size, off = secs["glwbunsafe"]
+        with open(exe, "rb") as f:
+            f.seek(off)
+            data = f.read(size)
+        for i in range(0, len(data) - 7, 8):
+            start, n = struct.unpack("<ii", data[i:i + 8])
+            ranges[vma + i + start] = vma + i + start + n  # GlWbRange: start relative to itself
+    probs = []
+    for name, (_, insns) in funcs.items():
+        for k, (a, ins) in enumerate(insns):
+            if "<writeBarrier>" not in ins:
+                continue
+            wbchecks += 1
+            where = "%s: %s at %#x" % (exe, name, a)
+            if a not in ranges:
+                probs.append("%s: the barrier's check (%s) starts no unsafe range" % (where, ins))
+                continue
+            end = ranges[a]
+            body = [(b, i) for b, i in insns[k:] if b < end]
+            after = [b for b, _ in insns[k + len(body):k + len(body) + 1]]
+            jne = re.match(r"jne\s+([0-9a-f]+)", body[1][1]) if len(body) > 1 else None
+            movs = [i for _, i in body[2:]]
+            if not ins.startswith("cmpb   $0x0,") or not jne or a <= int(jne.group(1), 16) < end:
+                probs.append("%s: the range does not begin with the check and a branch out of it" % where)
+            elif not 1 <= len(movs) <= 4 or not all(re.match(r"mov\S*\s+\S+,.*\(", i) for i in movs):
+                probs.append("%s: the range holds more than the stores: %s" % (where, "; ".join(movs)))
+            elif after != [end]:
+                probs.append("%s: the range does not end right after the stores" % where)
+    checks = {a for _, insns in funcs.values() for a, ins in insns if "<writeBarrier>" in ins}
+    for a in sorted(set(ranges) - checks)[:3]:
+        probs.append("%s: an unsafe range at %#x begins with no barrier's check" % (exe, a))
+    return probs
 
 
 TOPFRAME = "0x18"  # offsetof(G, topframe): stackguard0, then stack.lo and .hi
@@ -170,11 +223,14 @@ def main():
         n += k
     for p in probs[:40]:
         print("FAIL " + p)
-    print("preemptentry: %d programs, %d gl functions (%d frame links found, %d entries shared with inlined code), %d problems" %
-          (len(sys.argv) - 1, n, linked, shared, len(probs)))
+    print("preemptentry: %d programs, %d gl functions (%d frame links found, %d entries shared with inlined code, "
+          "%d write barriers), %d problems" % (len(sys.argv) - 1, n, linked, shared, wbchecks, len(probs)))
     # Most functions have no data frame (no pointers, no aggregates), so
     # the share found is small (17% of the standard library); none, or
     # almost none, means the pattern no longer matches the code.
+    if wbchecks == 0:
+        print("FAIL preemptentry: no write barrier found: the check has lost its pattern")
+        sys.exit(1)
     if linked < max(1, n // 100):
         print("FAIL preemptentry: found the frame link in only %d of %d functions: the check has lost its pattern" %
               (linked, n))

@@ -188,7 +188,7 @@ GL_FUNC void main_safediv(G *g, struct gltuple_int_string *out, int64_t p0, int6
 	}
 	t3 = GL_SDIV(int64_t, _a, t2);
 	_q = t3;
-	GL_STORETYPED((*fp->_err), ((GlString){0}), &gltype_string);
+	GL_STORE2((*fp->_err), ((GlString){0}), &gltype_string);
 	GL_PCLINE(main_safediv__info, 20);
 	gl_rundefers(g, &fp->h);
 	RELOAD;
@@ -244,7 +244,7 @@ GL_NOINLINE GL_FUNC static void main_safediv_func1(G *g, GlFunc *ctx) {
 		fp->_r = fp->t1;
 		if (((fp->_r).tab != NULL)) {
 			/* testdata/emit/closure.gl:17 */
-			GL_STORETYPED((*fp->_err), ((GlString){(const uint8_t *)"division by zero", 16}), &gltype_string);
+			GL_STORE2((*fp->_err), ((GlString){(const uint8_t *)"division by zero", 16}), &gltype_string);
 		}
 	}
 	/* testdata/emit/closure.gl:19 */

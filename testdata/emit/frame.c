@@ -193,7 +193,7 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 				RELOAD;
 				if (GL_UNLIKELY(g->unwinding)) goto unwind;
 			}
-			GL_STORETYPED(((GlString *)fp->_out.ptr)[fp->_out.len + 0], fp->t2, &gltype_string);
+			GL_STORE2(((GlString *)fp->_out.ptr)[fp->_out.len + 0], fp->t2, &gltype_string);
 			fp->_out.len += 1;
 			L2_continue:;
 		}

@@ -301,11 +301,11 @@ struct main_main__frame {
 	GlFrame h;
 	GlSlice t1;
 	struct main_Point * t3;
-	struct main_Square * t4;
-	GlSlice _shapes; /* shapes testdata/emit/methods.gl:41 */
+	GlIface t4;
+	struct main_Square * t5;
 	GlIface t6;
-	GlString t7;
-	GlIface t8;
+	GlSlice _shapes; /* shapes testdata/emit/methods.gl:41 */
+	GlString t8;
 	GlString t9;
 	/* no pointers below: not zeroed at entry */
 	struct main_Point t2;
@@ -314,18 +314,18 @@ struct main_main__frame {
 static const GlFrameSlot main_main__slots[] = {
 	{offsetof(struct main_main__frame, t1), &gltype_slice_main_Shape},
 	{offsetof(struct main_main__frame, t3), &gltype_ptr_main_Point},
-	{offsetof(struct main_main__frame, t4), &gltype_ptr_main_Square},
-	{offsetof(struct main_main__frame, _shapes), &gltype_slice_main_Shape},
+	{offsetof(struct main_main__frame, t4), &gltype_main_Shape},
+	{offsetof(struct main_main__frame, t5), &gltype_ptr_main_Square},
 	{offsetof(struct main_main__frame, t6), &gltype_main_Shape},
-	{offsetof(struct main_main__frame, t7), &gltype_string},
-	{offsetof(struct main_main__frame, t8), &gltype_main_Shape},
+	{offsetof(struct main_main__frame, _shapes), &gltype_slice_main_Shape},
+	{offsetof(struct main_main__frame, t8), &gltype_string},
 	{offsetof(struct main_main__frame, t9), &gltype_string},
 };
 static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/methods.gl", 40, sizeof(struct main_main__frame), main_main__slots, 8, (void (*)(void))main_main};
 GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;
-	int64_t t5;
+	int64_t t7;
 	GL_PCLINE(main_main__info, 40);
 	GL_STACKCHECK(g, sizeof(struct main_main__frame), );
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, offsetof(struct main_main__frame, t2));
@@ -339,15 +339,17 @@ GL_FUNC void main_main(G *g) {
 	GL_PCLINE(main_main__info, 41);
 	{ __auto_type r_ = newobject(&gltype_main_Point); RELOAD; fp->t3 = r_; }
 	*fp->t3 = fp->t2;
-	GL_STORETYPED(((GlIface *)fp->t1.ptr)[0], ((GlIface){&glitab_main_Point__main_Shape.h, fp->t3}), &gltype_main_Shape);
+	fp->t4 = ((GlIface){&glitab_main_Point__main_Shape.h, fp->t3});
+	GL_STORE2(((GlIface *)fp->t1.ptr)[0], fp->t4, &gltype_main_Shape);
 	GL_PCLINE(main_main__info, 41);
-	{ __auto_type r_ = newobject(&gltype_main_Square); RELOAD; fp->t4 = r_; }
-	(*fp->t4).Side = ((int64_t)4ll);
-	GL_STORETYPED(((GlIface *)fp->t1.ptr)[1], ((GlIface){&glitab_ptr_main_Square__main_Shape.h, (void *)(fp->t4)}), &gltype_main_Shape);
+	{ __auto_type r_ = newobject(&gltype_main_Square); RELOAD; fp->t5 = r_; }
+	(*fp->t5).Side = ((int64_t)4ll);
+	fp->t6 = ((GlIface){&glitab_ptr_main_Square__main_Shape.h, (void *)(fp->t5)});
+	GL_STORE2(((GlIface *)fp->t1.ptr)[1], fp->t6, &gltype_main_Shape);
 	fp->_shapes = fp->t1;
 	/* testdata/emit/methods.gl:42 */
 	GL_PCLINE(main_main__info, 42);
-	t5 = main_total(g, &fp->_shapes);
+	t7 = main_total(g, &fp->_shapes);
 	RELOAD;
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	if (GL_UNLIKELY((uint64_t)(((int64_t)0ll)) >= (uint64_t)(fp->_shapes.len))) {
@@ -355,23 +357,23 @@ GL_FUNC void main_main(G *g) {
 		gl_panicindex(g, (int64_t)(((int64_t)0ll)), (int64_t)(fp->_shapes.len));
 		goto unwind;
 	}
-	fp->t6 = ((GlIface *)fp->_shapes.ptr)[((int64_t)0ll)];
+	fp->t4 = ((GlIface *)fp->_shapes.ptr)[((int64_t)0ll)];
 	GL_PCLINE(main_main__info, 42);
-	{ __auto_type r_ = main_describe(g, ((GlIface){gl_ifacetype(fp->t6), fp->t6.data})); RELOAD; fp->t7 = r_; }
+	{ __auto_type r_ = main_describe(g, ((GlIface){gl_ifacetype(fp->t4), fp->t4.data})); RELOAD; fp->t8 = r_; }
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	if (GL_UNLIKELY((uint64_t)(((int64_t)1ll)) >= (uint64_t)(fp->_shapes.len))) {
 		GL_PCLINE(main_main__info, 42);
 		gl_panicindex(g, (int64_t)(((int64_t)1ll)), (int64_t)(fp->_shapes.len));
 		goto unwind;
 	}
-	fp->t8 = ((GlIface *)fp->_shapes.ptr)[((int64_t)1ll)];
+	fp->t6 = ((GlIface *)fp->_shapes.ptr)[((int64_t)1ll)];
 	GL_PCLINE(main_main__info, 42);
-	{ __auto_type r_ = main_describe(g, ((GlIface){gl_ifacetype(fp->t8), fp->t8.data})); RELOAD; fp->t9 = r_; }
+	{ __auto_type r_ = main_describe(g, ((GlIface){gl_ifacetype(fp->t6), fp->t6.data})); RELOAD; fp->t9 = r_; }
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	printlock();
-	printint((int64_t)(t5));
+	printint((int64_t)(t7));
 	printsp();
-	printstring(fp->t7);
+	printstring(fp->t8);
 	printsp();
 	printstring(fp->t9);
 	printnl();
