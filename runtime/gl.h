@@ -344,6 +344,12 @@ struct G {
 				  * adjusts their elem) */
 	uint32_t selectDone;     /* atomic: a case of this G's select has won */
 	uint8_t parkingOnChan;   /* atomic: between gopark and chanparkcommit */
+	/* stopped at a prologue for a preemption (newstack): what the
+	 * function will take below the register block once it runs on —
+	 * its data frame, which shrinkstack must leave room for, as the
+	 * prologue's check is not made again (0 otherwise, or stale and
+	 * larger: then a stack shrinks less) */
+	uintptr_t preemptneed;
 	bool activeStackChans;   /* parked with sudogs pointing into the stack:
 				  * copystack locks their channels */
 	M *lockedm;              /* runtime.LockOSThread */

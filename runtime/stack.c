@@ -534,6 +534,7 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 		copystack(g, newsize);
 		casgstatus(g, Gcopystack, Grunning);
 	}
+	g->preemptneed = preempt ? need : 0;
 	if (preempt)
 		gopreempt_m(g);
 	return g->sched.sp;
@@ -564,7 +565,9 @@ bool isShrinkStackSafe(G *g) {
 /* Go's shrinkstack: halve the stack of a switched-out goroutine that uses
  * less than a quarter of it, never below GL_STACK_MIN.  "Uses" counts the
  * reserve band too, as Go adds its StackLimit: what runs below the guard
- * must still fit after the halving.  The caller stops the world (or, with
+ * must still fit after the halving; and so does the data frame of a
+ * function stopped at its prologue for a preemption (g->preemptneed),
+ * which resumes past its check.  The caller stops the world (or, with
  * the collector, suspends g) and checks isShrinkStackSafe. */
 void shrinkstack(G *g) {
 	if (gl_debug.gcshrinkstackoff || !isShrinkStackSafe(g))
@@ -572,7 +575,7 @@ void shrinkstack(G *g) {
 	uint64_t oldsize = g->stack.hi - g->stack.lo, newsize = oldsize / 2;
 	if (newsize < GL_STACK_MIN)
 		return;
-	uint64_t used = g->stack.hi - g->sched.sp + GL_STACK_GUARD;
+	uint64_t used = g->stack.hi - g->sched.sp + GL_STACK_GUARD + g->preemptneed;
 	if (used >= oldsize / 4)
 		return;
 	copystack(g, newsize);
