@@ -28,16 +28,21 @@ enum { maxAlign = 8, hchanSize = (sizeof(hchan) + maxAlign - 1) & ~(size_t)(maxA
  * header is an object of its own and buf the only reference to the
  * (typed) buffer.  A channel of pointer-free elements is one noscan
  * object, header and buffer (elemtype is static; the sudogs in its queues
- * are reachable from their Gs' waiting lists, as in Go). */
+ * are outside the heap, below). */
 GL_RTTYPE(gltype_hchan, hchan, "runtime.hchan", GL_PTRWORD(hchan, buf));
 
-/* A sudog is a heap object (Go's too): elem may point to a heap value
- * being sent, c to the channel, the links to other sudogs, semaddr to the
- * word a semaphore waits on.  g is a G, outside the heap. */
-GL_RTTYPE(gltype_sudog, sudog, "runtime.sudog",
-	  GL_PTRWORD(sudog, next) | GL_PTRWORD(sudog, prev) | GL_PTRWORD(sudog, elem) |
-	  GL_PTRWORD(sudog, waitlink) | GL_PTRWORD(sudog, waittail) | GL_PTRWORD(sudog, c) |
-	  GL_PTRWORD(sudog, semaddr));
+/* A sudog lives outside the heap, as a G does (Go's are heap objects).
+ * Runtime C rewrites its links (next, prev, waitlink, waittail) all the
+ * time, with the program running while the collector marks: as heap
+ * pointers each store would need the write barrier (a sudog moved onto a
+ * black one's list and dropped from a root would be freed while cached).
+ * Outside the heap they are not the collector's, and the three words that
+ * may point into the heap — elem (a value being sent or received), c (the
+ * channel), semaddr (the word a semaphore waits on) — are roots, found
+ * through the goroutines that wait (mgc.c's scanGroots: g->waiting and its
+ * waitlink chain) and the semaphore table (sema.c's semtablescan).  A
+ * cached sudog holds none.  Sudogs are made once and reused (the caches
+ * below), as Gs are: at most one per waiting goroutine and channel case. */
 
 static inline void *chanbuf(hchan *c, uint64_t i) {
 	return (uint8_t *)c->buf + i * c->elemsize;
@@ -129,7 +134,7 @@ sudog *acquireSudog(void) {
 		}
 		unlock(&sched.sudoglock);
 		if (pp->nsudog == 0)
-			pp->sudogcache[pp->nsudog++] = mallocgc(sizeof(sudog), &gltype_sudog, true);
+			pp->sudogcache[pp->nsudog++] = persistentalloc(sizeof(sudog));
 	}
 	sudog *s = pp->sudogcache[--pp->nsudog];
 	if (s->elem != NULL)

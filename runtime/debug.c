@@ -26,6 +26,7 @@ static const struct dbgvar {
 	{"efence", &gl_debug.efence},
 	{"gccheckmark", &gl_debug.gccheckmark},
 	{"gcshrinkstackoff", &gl_debug.gcshrinkstackoff},
+	{"gcstoptheworld", &gl_debug.gcstoptheworld},
 	{"gcstress", &gl_debug.gcstress},
 	{"gctrace", &gl_debug.gctrace},
 	{"invalidptr", &gl_debug.invalidptr},
@@ -107,6 +108,9 @@ static void setTraceback(const char *s) {
 }
 
 void parsedebugvars(void) {
+	/* gl's defaults where they are not 0: the collector marks with the
+	 * world stopped until its concurrent mark is proven (issue 13) */
+	gl_debug.gcstoptheworld = 1;
 	const char *s = getenv("GLDEBUG");
 	while (s != NULL && *s != 0) {
 		const char *end = strchr(s, ',');

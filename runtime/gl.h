@@ -350,6 +350,9 @@ struct G {
 	 * prologue's check is not made again (0 otherwise, or stale and
 	 * larger: then a stack shrinks less) */
 	uintptr_t preemptneed;
+	/* the concurrent mark's cycle (mgc.c's gccycle) whose scan of this
+	 * stack is done: a goroutine created while marking is born scanned */
+	uint32_t gcscancycle;
 	bool activeStackChans;   /* parked with sudogs pointing into the stack:
 				  * copystack locks their channels */
 	M *lockedm;              /* runtime.LockOSThread */

@@ -149,6 +149,8 @@ static void mallocslow_m(void *arg) {
 	uintptr_t x = mcache_nextFree(a->c, a->spc);
 	mspan *s = a->c->alloc[a->spc];
 	initObject(x, s, a->size, a->typ, a->noscan, a->needzero);
+	if (GL_UNLIKELY(gcBlackenEnabled))
+		gcmarknewobject(s, x);
 	if (a->tinysize != 0)
 		tinyInstall(a->c, x, a->tinysize);
 	if (!a->counted)
@@ -179,11 +181,16 @@ static GL_NOINLINE void *mallocslow(uint64_t size, const GlType *typ, bool needz
 static void mallocclear_m(void *arg) {
 	mallocArgs *a = arg;
 	initObject(a->x, a->s, a->size, a->typ, a->noscan, true);
+	if (GL_UNLIKELY(gcBlackenEnabled))
+		gcmarknewobject(a->s, a->x);
 }
 
 /* A slot of a span that may hold old data (needzero): cleared, then its
  * pointer bits, on g0 (a bitmap clear and a memset would not fit the
- * stack band after the callers' frames).  Returns x. */
+ * stack band after the callers' frames).  Also the way of any slot the
+ * fast paths take while the collector marks, to be marked black (there
+ * is no room for that call on the goroutine's stack either: a span
+ * without needzero is not cleared).  Returns x. */
 static GL_NOINLINE void *mallocclear(uintptr_t x, mspan *s, uint64_t size, const GlType *typ, bool noscan) {
 	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .x = x, .s = s};
 	systemstack(mallocclear_m, &a);
@@ -193,6 +200,8 @@ static GL_NOINLINE void *mallocclear(uintptr_t x, mspan *s, uint64_t size, const
 static void heapBitsSlow_m(void *arg) {
 	mallocArgs *a = arg;
 	heapBitsSetType(a->x, a->s, a->size, a->typ);
+	if (GL_UNLIKELY(gcBlackenEnabled))
+		gcmarknewobject(a->s, a->x);
 }
 
 /* The pointer bits of an array or a big object, on g0 (the loop over the
@@ -215,6 +224,8 @@ static void mallocnop_m(void *arg) {
 		s = nopcache.alloc[spc];
 	}
 	initObject(x, s, a->size, a->typ, a->noscan, a->needzero);
+	if (GL_UNLIKELY(gcBlackenEnabled))
+		gcmarknewobject(s, x);
 	sampleAlloc(&nopcache, x, s->elemsize);
 	unlock(&noplock);
 	a->x = x;
@@ -239,6 +250,8 @@ static void largeAlloc_m(void *arg) {
 	__atomic_fetch_add(&memstats.nlargealloc, 1, __ATOMIC_RELAXED);
 	gcnoteAlloc(npages * pageSize);
 	initObject(s->startAddr, s, a->size, a->typ, a->noscan, a->needzero);
+	if (GL_UNLIKELY(gcBlackenEnabled))
+		gcmarknewobject(s, s->startAddr);
 	a->x = s->startAddr;
 	P *pp = getm()->p;
 	if (pp != NULL)
@@ -264,6 +277,7 @@ static GL_NOINLINE void *largeAlloc(uint64_t size, const GlType *typ, bool nosca
 }
 
 /* ---- the interface ---- */
+
 
 /* A pointer-free request of size < maxTinySize bytes (Go's tiny
  * allocator): a piece of c's block, aligned as its size allows (a
@@ -297,6 +311,8 @@ static GL_NOINLINE void *malloctiny(mcache *c, uint64_t size) {
 		return mallocslow(maxTinySize, NULL, true, c, tinySpanClass, size | slowCounted);
 	tinyInstall(c, x, size);
 	if (GL_UNLIKELY(s->needzero))
+		return mallocclear(x, s, maxTinySize, NULL, true);
+	if (GL_UNLIKELY(gcBlackenEnabled)) /* black: mallocclear marks it */
 		return mallocclear(x, s, maxTinySize, NULL, true);
 	return (void *)x;
 }
@@ -336,6 +352,8 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 		return mallocslow(size, typ, needzero, c, spc, slowCounted);
 	if (GL_UNLIKELY(s->needzero) && needzero)
 		return mallocclear(x, s, size, typ, noscan);
+	if (GL_UNLIKELY(gcBlackenEnabled)) /* black: these slow paths mark it too */
+		return noscan ? mallocclear(x, s, size, typ, noscan) : heapBitsSlow(x, s, size, typ);
 	if (noscan)
 		return (void *)x;
 	/* pointer bits of one object of at most 8 words of ptrdata, in a

@@ -467,10 +467,10 @@ static GL_NOINLINE uint8_t *makeBucketArray(GlMap *h, uint8_t B, uint8_t *dirty)
 		buckets = dirty;
 		memclrHasPointers(buckets, nb * bsz);
 	}
-	h->nextOverflow = NULL;
+	writebarrierptr(&h->nextOverflow, NULL);
 	if (nb != base) {
-		h->nextOverflow = buckets + base * bsz;
-		*overflowp(h, buckets + (nb - 1) * bsz) = buckets;
+		writebarrierptr(&h->nextOverflow, buckets + base * bsz);
+		writebarrierptr(overflowp(h, buckets + (nb - 1) * bsz), buckets);
 	}
 	return buckets;
 }
@@ -515,16 +515,16 @@ static GL_NOINLINE uint8_t *newoverflow(GlMap *h, uint8_t *b) {
 	if (ovf != NULL) {
 		uint8_t **op = overflowp(h, ovf);
 		if (*op == NULL) {
-			h->nextOverflow = ovf + h->bucketsize;
+			writebarrierptr(&h->nextOverflow, ovf + h->bucketsize);
 		} else {
-			*op = NULL; /* the last preallocated one */
-			h->nextOverflow = NULL;
+			writebarrierptr(op, NULL); /* the last preallocated one */
+			writebarrierptr(&h->nextOverflow, NULL);
 		}
 	} else {
 		ovf = newbucket(h);
 	}
 	incrnoverflow(h);
-	*overflowp(h, b) = ovf;
+	writebarrierptr(overflowp(h, b), ovf);
 	return ovf;
 }
 
@@ -598,7 +598,7 @@ GlMap *makemap(G *g, const GlType *mt, int64_t hint) {
 	h->B = B;
 	/* B == 0: the one bucket is allocated by the first assign */
 	if (B != 0)
-		h->buckets = makeBucketArray(h, B, NULL);
+		writebarrierptr(&h->buckets, makeBucketArray(h, B, NULL));
 	return h;
 }
 
@@ -708,8 +708,8 @@ static GL_NOINLINE void hashGrow(GlMap *h) {
 		f |= oldIterator;
 	h->flags = f;
 	h->B += bigger;
-	h->oldbuckets = old;
-	h->buckets = nb;
+	writebarrierptr(&h->oldbuckets, old);
+	writebarrierptr(&h->buckets, nb);
 	h->nevacuate = 0;
 	h->noverflow = 0;
 }
@@ -725,7 +725,7 @@ static void advanceEvacuationMark(GlMap *h, uintptr_t newbit) {
 	while (h->nevacuate != stop && evacuated(h->oldbuckets + h->nevacuate * h->bucketsize))
 		h->nevacuate++;
 	if (h->nevacuate == newbit) {
-		h->oldbuckets = NULL;
+		writebarrierptr(&h->oldbuckets, NULL);
 		h->flags &= ~sameSizeGrow;
 	}
 }
@@ -909,7 +909,7 @@ INLINE void *assign_t(G *g, GlMap *h, const void *key, int fk) {
 	h->flags ^= hashWriting;
 	uintptr_t koff = stackoff(g, key);
 	if (GL_UNLIKELY(h->buckets == NULL)) {
-		h->buckets = makeBucketArray(h, 0, NULL);
+		writebarrierptr(&h->buckets, makeBucketArray(h, 0, NULL));
 		key = stackptr(g, key, koff);
 	}
 	uint8_t top = tophash(hash);
@@ -1102,7 +1102,7 @@ void mapclear(G *g, const GlType *mt, GlMap *h) {
 			emptychains(h, h->oldbuckets, noldbuckets(h));
 	}
 	h->flags &= ~sameSizeGrow;
-	h->oldbuckets = NULL;
+	writebarrierptr(&h->oldbuckets, NULL);
 	h->nevacuate = 0;
 	h->noverflow = 0;
 	h->count = 0;

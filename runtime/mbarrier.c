@@ -73,13 +73,12 @@ GlWriteBarrier writeBarrier;
  * greying may grow the mark queue (mgcmark.c's workgrow). */
 void wbBufFlush(P *pp) {
 	wbBuf *b = &pp->wbBuf;
-	for (uint32_t i = 0; i < b->next; i++)
-		gcShade(b->buf[i]);
+	gcShadeBuf(b->buf, b->next);
 	b->next = 0;
 }
 
 static void wbBufFlush_m(void *arg) { wbBufFlush(arg); }
-static void shade_m(void *arg) { gcShade(*(uintptr_t *)arg); }
+static void shade_m(void *arg) { gcShadeBuf(arg, 1); }
 
 /* Queue p to be shaded: into the current P's buffer, which is flushed
  * on the system stack when full.  Without a P (runtime code that dropped
@@ -115,6 +114,14 @@ void gcWriteBarrier(G *g, void **slot, void *ptr) {
 	*slot = ptr;
 }
 
+/* The barrier's shading of one new pointer, for runtime C that publishes
+ * it some other way than by a plain store (an atomic exchange into a
+ * package variable: fmt's printer cache). */
+void writebarrierShade(const void *p) {
+	if (writeBarrier.enabled)
+		wbBufPut((uintptr_t)p);
+}
+
 /* Shade the old pointer in each word of dst's n words that the bits mark
  * as a pointer (bit i of bits[i/8]), and the new one from src (0: zeros). */
 static void shadewords(const uint8_t *bits, uintptr_t dst, uintptr_t src, uintptr_t n) {
@@ -132,11 +139,14 @@ static void shadewords(const uint8_t *bits, uintptr_t dst, uintptr_t src, uintpt
  *
  * When the barrier is on, it finds which words of dst hold pointers from
  * the heap's pointer bits (mbitmap.c) and shades the old pointer at dst
- * and the new one at src of each.  A package variable has no bits there:
- * part 2 must read its GL_GLOBAL_ROOT record's bitmap instead.  A dst outside the heap and the
- * package variables (a goroutine stack, runtime memory from persistentalloc)
- * needs nothing: stacks are scanned, not barriered, and runtime memory
- * with pointers into the heap is a root that the marker scans itself. */
+ * and the new one at src of each.  Outside the heap — a package variable,
+ * a goroutine's stack, runtime memory — there are no such bits, and every
+ * word, old and new, is shaded as if it were a pointer: greying a word
+ * that points to no object does nothing, and one that happens to point
+ * into an object keeps it for this cycle only.  (A package variable needs
+ * it: with stacks scanned while the program runs, the value copied in may
+ * be held by nothing else but a stack not scanned yet.  A stack or runtime
+ * memory would not, but telling them apart costs more than the shading.) */
 typedef struct bulkargs {
 	uintptr_t dst, src, size;
 	bool srconly;
@@ -147,10 +157,9 @@ typedef struct bulkargs {
  * of the goroutine stack's reserve band (tests/stackusage.py). */
 static void bulkBarrier_m(void *arg) {
 	bulkargs *a = arg;
-	if (spanOfHeap(a->dst) == NULL)
-		return; /* package variables: part 2 needs their bitmaps here */
+	bool heap = spanOfHeap(a->dst) != NULL;
 	for (uintptr_t p = a->dst; p < a->dst + a->size; p += 8) {
-		if (!heapBitsIsPointer(p))
+		if (heap && !heapBitsIsPointer(p))
 			continue;
 		if (!a->srconly)
 			wbBufPut(*(uintptr_t *)p);

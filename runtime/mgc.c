@@ -75,13 +75,22 @@ const GlType gltype_ptrword = {
 typedef void (*rootfn)(uintptr_t *slot, void *arg);
 #define ROOT(f, arg, field) f((uintptr_t *)&(field), arg)
 
+/* The heap words of the sudogs (outside the heap, chan.c) of a parked
+ * channel operation or select: the list from g->waiting. */
+static void scanwaiting(G *gp, rootfn f, void *arg) {
+	for (sudog *s = gp->waiting; s != NULL; s = s->waitlink) {
+		ROOT(f, arg, s->elem);
+		ROOT(f, arg, s->c);
+	}
+}
+
 /* What a G (outside the heap) refers to on the heap. */
 static void scanGroots(G *gp, rootfn f, void *arg) {
 	ROOT(f, arg, gp->_panic);   /* panic records, linked */
 	ROOT(f, arg, gp->_defer);   /* defer records, linked */
 	ROOT(f, arg, gp->startfn);  /* the go statement's closure, until it runs */
 	ROOT(f, arg, gp->param);    /* what goready passed (a sudog) */
-	ROOT(f, arg, gp->waiting);  /* the sudogs of a parked channel operation */
+	scanwaiting(gp, f, arg);    /* the sudogs of a parked channel operation */
 	ROOT(f, arg, gp->timer);    /* time.Sleep's timer */
 	ROOT(f, arg, gp->selorder); /* select's order arrays */
 }
@@ -210,10 +219,18 @@ static void checkmarks(void) {
 					uintptr_t p = *(uintptr_t *)w;
 					if (!heapBitsIsPointer(w) || findObject(p, NULL, NULL) == 0 || gcIsMarked(findObject(p, NULL, NULL)))
 						continue;
+					mspan *ps = spanOfHeap(p);
 					prints("runtime: marked object ");
 					printhex(x);
+					prints(" (");
+					printuint(s->elemsize);
+					prints(" bytes) at +");
+					printuint(w - x);
 					prints(" points at unmarked ");
 					printhex(p);
+					prints(" (");
+					printuint(ps != NULL ? ps->elemsize : 0);
+					prints(" bytes)");
 					printnl();
 					gl_throw("gccheckmark: a reachable object was not marked");
 				}
@@ -232,18 +249,22 @@ static void printmilli(int64_t v1000) {
 	printint(f);
 }
 
-/* Go's gctrace line, the world stopped for the whole cycle, so the
- * clock has one pause (sweep termination 0, mark, sweep):
- * "gc N @T s: 0+MARK+SWEEP ms clock, BEFORE->AFTER->MARKED MB, GOAL MB goal, NP P". */
-static void gctrace(int64_t t0, int64_t tmark, int64_t tend, uint64_t before) {
+/* Go's gctrace line, with the cycle's three clock phases: the first
+ * pause (sweep termination and the roots; 0 when the world stays stopped
+ * throughout), the mark (concurrent, or with the world stopped), and the
+ * last pause (mark termination and the sweep):
+ * "gc N @T s: PAUSE+MARK+PAUSE ms clock, BEFORE->AFTER->MARKED MB, GOAL MB goal, NP P". */
+static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t before) {
 	prints("gc ");
 	printuint(gcstats.numgc);
 	prints(" @");
 	printmilli((t0 - gcstartnano) / 1000000);
-	prints("s: 0+");
-	printmilli((tmark - t0) / 1000);
+	prints("s: ");
+	printmilli((t1 - t0) / 1000);
 	prints("+");
-	printmilli((tend - tmark) / 1000);
+	printmilli((t2 - t1) / 1000);
+	prints("+");
+	printmilli((tend - t2) / 1000);
 	prints(" ms clock, ");
 	printuint(before >> 20);
 	prints("->");
@@ -268,22 +289,61 @@ static void gcshrink(void) {
 	stackfreeunused();
 }
 
-/* The cycle itself, on g0 with the world stopped (Go's gcStart,
- * gcMarkTermination and gcSweep in one pause). */
-static void gc_m(void *arg) {
-	bool forced = *(bool *)arg;
-	int64_t t0 = nanotime();
-	uint64_t before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
-	mcache_flushAll(); /* takes the no-P cache's lock, kept to the end */
+/* gccheckmark, after a concurrent mark: every precise root — package
+ * variables, every data frame's pointer slots — points to a marked
+ * object or outside the heap.  With checkmarks' closure, every object
+ * the program can reach was marked.  (The runtime's records were greyed
+ * again at the end; conservative words may be stale and prove nothing.) */
+static void checkslot(uintptr_t *slot, void *arg) {
+	(void)arg;
+	uintptr_t obj = findObject(*slot, NULL, NULL);
+	if (obj == 0 || gcIsMarked(obj))
+		return;
+	prints("runtime: root at ");
+	printhex((uintptr_t)slot);
+	prints(" points at unmarked ");
+	printhex(*slot);
+	printnl();
+	gl_throw("gccheckmark: a root's object was not marked by the concurrent mark");
+}
+
+static void ignoreslot(uintptr_t *slot, void *arg) {
+	(void)slot;
+	(void)arg;
+}
+
+static void checkroots(void) {
+	gcscanglobals(checkslot, NULL);
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	for (int64_t i = 0; i < n; i++)
+		if (readgstatus(allgs[i]) != Gdead)
+			gcscanstack(allgs[i], checkslot, ignoreslot, NULL);
+}
+
+static void gcResetStats(void) {
 	gcstats.markedObjects = gcstats.markedBytes = gcstats.scannedBytes = 0;
 	gcstats.stacks = gcstats.spans = gcstats.freedObjects = gcstats.freedBytes = gcstats.liveBytes = 0;
-	gcMarkRoots();
-	gcDrain();
+}
+
+/* The clock of the cycle under way, for the statistics at its end. */
+static struct {
+	int64_t t0;       /* the cycle began (the first pause) */
+	int64_t t1;       /* the first pause ended: marking began */
+	int64_t t2;       /* marking ended: the last pause began */
+	int64_t pausens;  /* the first pause's length (concurrent cycles) */
+	uint64_t before;  /* heap_live when it began */
+	bool forced;
+} cycle;
+
+/* Mark termination and the sweep (Go's gcMarkTermination and gcSweep):
+ * on g0, the world stopped, marking complete.  Then the next goal, the
+ * statistics, the stacks shrunk. */
+static void gcMarkTermination(void) {
 	if (gl_debug.gccheckmark)
 		checkmarks();
 	mProf_NextCycle(); /* mark termination: the heap profile's cycle (mprof.c) */
 	mProf_Flush();
-	int64_t tmark = nanotime();
+	mcache_flushAll(); /* takes the no-P cache's lock, kept to the end */
 	uint64_t inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 	gcSweepAll();
 	mProf_PostSweep(); /* the sweep is complete: publish its frees */
@@ -293,17 +353,247 @@ static void gc_m(void *arg) {
 	gcPaceScavenger(inuse);
 	gcshrink(); /* stack.c heeds gcshrinkstackoff */
 	int64_t tend = nanotime();
-	gcLimiterUpdate(t0, tend);
+	int64_t pause = cycle.pausens + (tend - cycle.t2);
+	gcLimiterUpdate(tend - pause, tend);
 	/* Go's ring: the most recent pause is at PauseNs[(NumGC+255)%256] */
-	gcstats.pauseNs[gcstats.numgc % 256] = (uint64_t)(tend - t0);
+	gcstats.pauseNs[gcstats.numgc % 256] = (uint64_t)pause;
 	gcstats.lastGC = (uint64_t)walltime();
 	gcstats.pauseEnd[gcstats.numgc % 256] = gcstats.lastGC;
 	gcstats.numgc++;
-	gcstats.numforcedgc += forced;
-	forcedlast = forced;
-	gcstats.pauseTotalNs += (uint64_t)(tend - t0);
+	gcstats.numforcedgc += cycle.forced;
+	forcedlast = cycle.forced;
+	gcstats.pauseTotalNs += (uint64_t)pause;
 	if (gl_debug.gctrace)
-		gctrace(t0, tmark, tend, before);
+		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before);
+}
+
+/* A whole cycle with the world stopped, on g0: runtime.GC's, and every
+ * cycle under GLDEBUG=gcstoptheworld=1. */
+static void gc_m(void *arg) {
+	cycle.forced = *(bool *)arg;
+	cycle.t0 = cycle.t1 = nanotime();
+	cycle.pausens = 0;
+	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
+	mcache_flushAll();
+	mcache_unlockNop();
+	gcResetStats();
+	gcMarkRoots();
+	gcDrain();
+	cycle.t2 = nanotime();
+	gcMarkTermination();
+}
+
+/* ---- the concurrent cycle (Go's gcStart, gcBgMarkWorker, gcMarkDone) ----
+ *
+ *   gcStart, the world stopped: every mcache gives its spans and its tiny
+ *     block back (so that every object allocated from here on is new,
+ *     and black), the roots are greyed — package variables, the
+ *     runtime's records, finalizers, and the stack of the goroutine whose
+ *     allocation started the cycle (its new object is in its innermost
+ *     frames) — and the write barrier and allocate-black are switched on.
+ *     The world starts.
+ *   gcBgMarkWorker, a goroutine of the runtime: scans the stacks of the
+ *     goroutines that are not running, one at a time, each claimed for
+ *     the while (bgScanStacks), and drains the grey objects a slice at a
+ *     time (bgMarkSlice), yielding between slices, until nothing is grey.
+ *   gcMarkDone, the world stopped again: every P's write-barrier buffer
+ *     is flushed, the stacks left (goroutines that were running) are
+ *     scanned, the runtime's own records (written without barriers) and
+ *     finalizers are greyed again, and the rest drained; the barrier goes
+ *     off; gcMarkTermination sweeps.
+ *
+ * A stack is scanned once: the barrier shades the pointer a store
+ * overwrites (so a goroutine whose stack is black can only come to hold a
+ * white object by loading it from a slot whose overwriting shades it) and
+ * the one it writes (so a goroutine whose stack is grey cannot hide an
+ * object in a black one and drop it).  docs/gc.md says more.
+ *
+ * gcphase (atomic) is 1 from gcStart to gcMarkDone; gccycle counts the
+ * cycles begun, so that a worker woken for one cycle does not finish
+ * another. */
+static int32_t gcphase;
+static uint32_t gccycle;
+
+bool gcMarking(void) {
+	return __atomic_load_n(&gcphase, __ATOMIC_ACQUIRE) != 0;
+}
+
+uint32_t gcCycle(void) {
+	return __atomic_load_n(&gccycle, __ATOMIC_ACQUIRE);
+}
+
+/* The stacks the concurrent mark has not scanned yet, with the world
+ * stopped: those of the goroutines that ran whenever the worker looked. */
+static void scanleftstacks(uint32_t c) {
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	for (int64_t i = 0; i < n; i++) {
+		G *gp = allgs[i];
+		if (readgstatus(gp) != Gdead && gp->gcscancycle != c)
+			gcScanStack(gp, c);
+	}
+}
+
+/* The first pause, on g0 with the world stopped. */
+static void gcStartMark_m(void) {
+	cycle.forced = false;
+	cycle.t0 = nanotime();
+	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
+	mcache_flushAll();
+	mcache_unlockNop();
+	gcResetStats();
+	uint32_t c = __atomic_add_fetch(&gccycle, 1, __ATOMIC_RELEASE);
+	gcDrainLock();
+	gcMarkRootsNoStacks();
+	/* the goroutine whose allocation started the cycle is in the middle
+	 * of mallocgc: its new object, not yet stored anywhere, is in its
+	 * innermost frames, which only this pause can see (mgc.c's rule) */
+	G *self = getm()->curg;
+	if (self != NULL)
+		gcScanStack(self, c);
+	gcDrainUnlock();
+	writeBarrier.enabled = true;
+	__atomic_store_n(&gcBlackenEnabled, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&gcphase, 1, __ATOMIC_RELEASE);
+	cycle.t1 = nanotime();
+	cycle.pausens = cycle.t1 - cycle.t0;
+}
+
+/* The last pause, on g0 with the world stopped: finish cycle *arg (or
+ * whatever cycle is marking, for NULL), unless it is over already. */
+static void gcMarkDone_m(void *arg) {
+	if (!gcMarking() || (arg != NULL && *(uint32_t *)arg != gccycle))
+		return;
+	cycle.t2 = nanotime();
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		wbBufFlush(allp[i]);
+	gcDrainLock();
+	scanleftstacks(gccycle);
+	gcMarkRootsAgain();
+	gcDrainN(-1);
+	gcDrainUnlock();
+	__atomic_store_n(&gcBlackenEnabled, false, __ATOMIC_RELEASE);
+	writeBarrier.enabled = gl_debug.wbforce != 0;
+	__atomic_store_n(&gcphase, 0, __ATOMIC_RELEASE);
+	if (gl_debug.gccheckmark)
+		checkroots();
+	gcMarkTermination();
+}
+
+/* gcMarkDone from a goroutine: stop the world for it. */
+static void gcMarkDone(uint32_t c) {
+	stopTheWorld("GC mark termination");
+	systemstack(gcMarkDone_m, &c);
+	startTheWorld();
+	wakefing();
+}
+
+/* The background worker.  Parked between cycles (bgworkerparked, under
+ * bgworkerlock); gcStart readies it. */
+static G *bgworker;
+static bool bgworkerparked;
+static uint32_t bgworkercycle; /* the cycle it was woken for */
+static mutex bgworkerlock;
+
+typedef struct bgslice {
+	uint32_t cycle;
+	bool more;
+	bool stacksdone; /* every stack of the cycle scanned */
+} bgslice;
+
+/* Scan the stacks of cycle c's goroutines that are stopped — parked,
+ * runnable, in a system call — one at a time, each claimed for the
+ * while (trysuspendG); true if every stack is done.  A running goroutine
+ * is not asked to stop (Go's suspendG would preempt it): its stack waits
+ * for a later slice, or for mark termination. */
+static bool bgScanStacks(uint32_t c) {
+	G *self = getm()->curg;
+	bool done = true;
+	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	for (int64_t i = 0; i < n; i++) {
+		G *gp = allgs[i];
+		if (gp == self || __atomic_load_n(&gp->gcscancycle, __ATOMIC_ACQUIRE) == c)
+			continue;
+		suspendGState st = trysuspendG(gp);
+		if (st.g == NULL) {
+			done = done && st.dead;
+			continue;
+		}
+		if (gp->gcscancycle != c) {
+			gcDrainLock();
+			gcScanStack(gp, c);
+			gcDrainUnlock();
+		}
+		resumeG(st);
+	}
+	return done;
+}
+
+/* One slice of the worker's time, on g0: the stacks not scanned yet,
+ * then drain for about a millisecond (Go's dedicated worker runs until
+ * preempted; gl's yields instead, so that with one P the program gets
+ * the rest). */
+static void bgMarkSlice_m(void *arg) {
+	bgslice *a = arg;
+	int64_t end = nanotime() + 1000000;
+	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
+		a->stacksdone = bgScanStacks(a->cycle);
+	gcDrainLock();
+	do
+		a->more = gcMarking() && a->cycle == gccycle && gcDrainN(64 << 10);
+	while (a->more && nanotime() < end);
+	gcDrainUnlock();
+}
+
+static bool parkworker_unlock(G *gp, void *arg) {
+	(void)gp;
+	unlock(arg);
+	return true;
+}
+
+static void gcBgMarkWorker(G *g, void *arg) {
+	(void)g;
+	(void)arg;
+	uint32_t done = 0; /* the last cycle it worked for */
+	for (;;) {
+		lock(&bgworkerlock);
+		if (bgworkercycle == done) {
+			bgworkerparked = true;
+			gopark(parkworker_unlock, &bgworkerlock, waitReasonGCWorkerIdle);
+		} else
+			unlock(&bgworkerlock);
+		bgslice a = {__atomic_load_n(&bgworkercycle, __ATOMIC_ACQUIRE), true, false};
+		done = a.cycle;
+		for (;;) {
+			systemstack(bgMarkSlice_m, &a);
+			if (!a.more)
+				break;
+			gosched();
+		}
+		if (gcMarking() && a.cycle == __atomic_load_n(&gccycle, __ATOMIC_ACQUIRE))
+			gcMarkDone(a.cycle);
+	}
+}
+
+/* On g0, the world started again: wake the worker for this cycle, or
+ * start it the first time (a system goroutine, as fing). */
+static void gcBgMarkStart_m(void) {
+	G *gp = NULL;
+	lock(&bgworkerlock);
+	__atomic_store_n(&bgworkercycle, gccycle, __ATOMIC_RELEASE);
+	if (bgworker == NULL) {
+		__atomic_add_fetch(&sched.ngsys, 1, __ATOMIC_RELAXED);
+		bgworker = newproc(gcBgMarkWorker, NULL);
+	} else if (bgworkerparked) {
+		bgworkerparked = false;
+		gp = bgworker;
+	}
+	unlock(&bgworkerlock);
+	if (gp != NULL)
+		goready(gp);
+}
+
+bool isGCWorker(const G *gp) {
+	return gp != NULL && gp == __atomic_load_n(&bgworker, __ATOMIC_ACQUIRE);
 }
 
 /* A cycle started by the pacer or gcstress, on g0: only if no other
@@ -313,12 +603,24 @@ static void gc_m(void *arg) {
  * goroutines waiting for the world have room. */
 static void gcStartTry_m(void *arg) {
 	(void)arg;
+	bool marking = gcMarking();
+	/* a cycle is marking: finish it here only if the pacer says the
+	 * allocating goroutine must (mgcpacer.c) */
+	if (marking && !gcMarkAssistDue())
+		return;
 	if (gl_printlocked() || !trystopTheWorld_m()) /* not in the middle of a print statement */
 		return;
 	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
-	bool forced = false;
-	gc_m(&forced);
+	if (marking)
+		gcMarkDone_m(NULL);
+	else if (gl_debug.gcstoptheworld) {
+		bool forced = false;
+		gc_m(&forced);
+	} else
+		gcStartMark_m();
 	startTheWorld_m();
+	if (gcMarking())
+		gcBgMarkStart_m();
 	wakefing();
 }
 
@@ -351,6 +653,7 @@ void runtime_GC(G *g) {
 	bool forced = true;
 	stopTheWorld("GC (forced)");
 	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
+	systemstack(gcMarkDone_m, NULL); /* the cycle under way, if any */
 	systemstack(gc_m, &forced);
 	startTheWorld();
 	/* Go's runtime.GC parks and yields before it returns, and the

@@ -7,8 +7,21 @@
  * takes grey objects off the list and scans them (scanobject), greying
  * the white objects they point to, until the list is empty.  Then every
  * object still white is unreachable, and the sweeper (mgcsweep.c) frees
- * it.  With the world stopped there is no write barrier to keep: no
- * goroutine runs while the graph is walked.
+ * it.
+ *
+ * Marking runs either with the world stopped for the whole cycle
+ * (GLDEBUG=gcstoptheworld=1, today's default) or concurrently with the
+ * program (mgc.c's gcStart): then the roots are greyed with the world
+ * stopped, and the program runs again while the background worker drains
+ * the grey objects, with the write barrier on.  The tri-color invariant
+ * the barrier keeps: no black object points to a white one that nothing
+ * grey still reaches — Go's hybrid barrier shades the pointer a store
+ * overwrites (so whatever was reachable when marking began stays
+ * reachable for the marker) and the one it writes.  Objects allocated
+ * while marking are black at once (gcmarknewobject).  So three parties
+ * set mark bits at the same time — the worker, the mutators' barriers
+ * (gcShade, from their wbBuf) and allocation — and the bits are set
+ * with an atomic or.
  *
  * A word is followed only if the heap's pointer bits say it holds a
  * pointer (heapBitsSetType wrote them at allocation from the object's
@@ -32,28 +45,47 @@
  */
 #include "rt.h"
 
-/* ---- the work list (Go's gcWork, one for the whole world) ---- */
-
-static struct {
+/* ---- the work lists (Go's gcWork) ----
+ *
+ * work: the drainer's list — whoever drains holds drainlock: the thread
+ * that stopped the world, or the background worker.  wbwork: the grey
+ * objects the mutators' write barriers found (gcShadeBuf), under
+ * wbworklock; the drainer takes them over when its own list runs dry. */
+typedef struct gcWork {
 	uintptr_t *stack;
 	uint64_t n, cap;
-} work;
+} gcWork;
 
-static GL_NOINLINE void workgrow(void) {
-	uint64_t ncap = work.cap == 0 ? 4096 : work.cap * 2;
+static gcWork work, wbwork;
+static mutex drainlock, wbworklock;
+
+static GL_NOINLINE void workgrow(gcWork *w) {
+	uint64_t ncap = w->cap == 0 ? 4096 : w->cap * 2;
 	uintptr_t *ns = sysAlloc(ncap * sizeof(uintptr_t), &memstats.gc_sys);
-	if (work.n != 0)
-		memcpy(ns, work.stack, work.n * sizeof(uintptr_t));
-	if (work.stack != NULL)
-		sysFree(work.stack, work.cap * sizeof(uintptr_t), &memstats.gc_sys);
-	work.stack = ns;
-	work.cap = ncap;
+	if (w->n != 0)
+		memcpy(ns, w->stack, w->n * sizeof(uintptr_t));
+	if (w->stack != NULL)
+		sysFree(w->stack, w->cap * sizeof(uintptr_t), &memstats.gc_sys);
+	w->stack = ns;
+	w->cap = ncap;
 }
 
-static inline void workpush(uintptr_t obj) {
-	if (GL_UNLIKELY(work.n == work.cap))
-		workgrow();
-	work.stack[work.n++] = obj;
+static inline void workpush(gcWork *w, uintptr_t obj) {
+	if (GL_UNLIKELY(w->n == w->cap))
+		workgrow(w);
+	w->stack[w->n++] = obj;
+}
+
+/* Move the barriers' grey objects to the drainer's list; false if there
+ * were none. */
+static bool takewbwork(void) {
+	lock(&wbworklock);
+	uint64_t n = wbwork.n;
+	for (uint64_t i = 0; i < n; i++)
+		workpush(&work, wbwork.stack[i]);
+	wbwork.n = 0;
+	unlock(&wbworklock);
+	return n != 0;
 }
 
 /* ---- greying ---- */
@@ -64,47 +96,69 @@ gcstats_t gcstats;
  * the work list unless it has no pointers (noscan: it is black at once).
  * p may be any word: findObject rejects what is not inside an allocated
  * slot (Go's greyobject, reached through findObject as its shade). */
-static inline void greyobject(uintptr_t p) {
+/* Set the mark bit idx of s; false if it was set already (by anyone). */
+static inline bool setmarked(mspan *s, uint32_t idx) {
+	uint8_t *b = &s->gcmarkBits[idx / 8], m = (uint8_t)(1 << (idx % 8));
+	if (__atomic_load_n(b, __ATOMIC_RELAXED) & m)
+		return false;
+	if (__atomic_fetch_or(b, m, __ATOMIC_RELAXED) & m)
+		return false;
+	__atomic_fetch_add(&gcstats.markedObjects, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&gcstats.markedBytes, s->elemsize, __ATOMIC_RELAXED);
+	return true;
+}
+
+static inline void greyobject(uintptr_t p, gcWork *w) {
 	mspan *s;
 	uint32_t idx;
 	if (p < 4096)
 		return;
 	uintptr_t obj = findObject(p, &s, &idx);
-	if (obj == 0)
+	if (obj == 0 || !setmarked(s, idx))
 		return;
-	uint8_t *b = &s->gcmarkBits[idx / 8], m = (uint8_t)(1 << (idx % 8));
-	if (*b & m)
-		return;
-	*b |= m;
-	gcstats.markedObjects++;
-	gcstats.markedBytes += s->elemsize;
 	if (!spanClass_noscan(s->spanclass))
-		workpush(obj);
+		workpush(w, obj);
 }
 
-/* Set while marking runs with the mutators (part 2): only then does the
- * write barrier shade.  Today the world is stopped for the whole mark, so
- * no barrier runs while this is set and shade has nothing to do. */
+/* Set while marking runs with the mutators: the write barrier shades,
+ * and new objects are allocated black. */
 bool gcBlackenEnabled;
 
-/* Go's shade: the write barrier's way to grey an object. */
+/* Go's shade, for a write barrier's buffer of n pointers (mbarrier.c's
+ * wbBufFlush): grey each, onto wbwork.  On the system stack. */
+void gcShadeBuf(const uintptr_t *p, uint64_t n) {
+	if (!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE))
+		return;
+	lock(&wbworklock);
+	for (uint64_t i = 0; i < n; i++)
+		greyobject(p[i], &wbwork);
+	unlock(&wbworklock);
+}
+
 void gcShade(uintptr_t p) {
-	if (gcBlackenEnabled)
-		greyobject(p);
+	gcShadeBuf(&p, 1);
+}
+
+/* Go's gcmarknewobject: x, just allocated from s while marking, is
+ * black: marked, and never scanned (what is stored into it is shaded by
+ * the barrier, or was reachable anyway). */
+void gcmarknewobject(mspan *s, uintptr_t x) {
+	uint32_t idx = s->nelems == 1 ? 0 : (uint32_t)((x - s->startAddr) / s->elemsize);
+	setmarked(s, idx);
 }
 
 /* The root callback: slot holds a pointer (precisely, or conservatively:
  * the same test serves both). */
 static void markslot(uintptr_t *slot, void *arg) {
 	(void)arg;
-	greyobject(*slot);
+	greyobject(*slot, &work);
 }
 
 /* Scan one grey object: every word its pointer bits mark (Go's
  * scanobject), but for pointers into the object itself.  A large object is scanned up to where its allocation
  * ends (limit), a small one its whole slot: the bits past the type's
  * ptrdata are clear. */
-static void scanobject(uintptr_t obj) {
+static uintptr_t scanobject(uintptr_t obj) {
 	mspan *s = spanOfHeap(obj);
 	uintptr_t end = spanClass_sizeclass(s->spanclass) == 0 ? s->limit : obj + s->elemsize;
 	heapArena *ha = arenaOf(obj);
@@ -119,17 +173,38 @@ static void scanobject(uintptr_t obj) {
 		 * except as a finalizer's root (markrootSpans), where a
 		 * pointer to itself must not keep it alive */
 		if ((ha->bitmap[w >> 3] >> (w & 7) & 1) && p - obj >= end - obj)
-			greyobject(p);
+			greyobject(p, &work);
 		if (((a + 8) & (heapArenaBytes - 1)) == 0)
 			ha = arenaOf(a + 8); /* a large object may cross into the next arena */
 	}
-	gcstats.scannedBytes += end - obj;
+	__atomic_fetch_add(&gcstats.scannedBytes, end - obj, __ATOMIC_RELAXED);
+	return end - obj;
 }
 
-/* Blacken until nothing is grey (Go's gcDrain). */
+/* Blacken until nothing is grey (Go's gcDrain), or until budget bytes
+ * were scanned (budget < 0: no limit).  True if grey objects are left.
+ * The caller holds drainlock (gcDrainLock): one drainer at a time. */
+bool gcDrainN(int64_t budget) {
+	bool limited = budget >= 0;
+	for (;;) {
+		while (work.n > 0) {
+			uintptr_t scanned = scanobject(work.stack[--work.n]);
+			if (limited && (budget -= (int64_t)scanned) < 0)
+				return true;
+		}
+		if (!takewbwork())
+			return false;
+	}
+}
+
+void gcDrainLock(void) { lock(&drainlock); }
+void gcDrainUnlock(void) { unlock(&drainlock); }
+
+/* With the world stopped: drain everything. */
 void gcDrain(void) {
-	while (work.n > 0)
-		scanobject(work.stack[--work.n]);
+	gcDrainLock();
+	gcDrainN(-1);
+	gcDrainUnlock();
 }
 
 /* ---- roots ---- */
@@ -163,10 +238,10 @@ static void markspanspecials(mspan *s) {
 		if (!spanClass_noscan(s->spanclass))
 			scanobject(obj);
 		specialfinalizer *f = (specialfinalizer *)sp;
-		greyobject((uintptr_t)f->fn);
-		greyobject((uintptr_t)f->ft);
-		greyobject((uintptr_t)f->fint);
-		greyobject((uintptr_t)f->ot);
+		greyobject((uintptr_t)f->fn, &work);
+		greyobject((uintptr_t)f->ft, &work);
+		greyobject((uintptr_t)f->fint, &work);
+		greyobject((uintptr_t)f->ot, &work);
 	}
 }
 
@@ -187,10 +262,32 @@ static void markrootSpans(void) {
 
 /* Grey everything the roots point to (Go's markroot, all jobs at once). */
 void gcMarkRoots(void) {
+	gcMarkRootsNoStacks();
+	markstacks();
+}
+
+/* The roots but the goroutines' stacks: the concurrent mark's first pause
+ * (the stacks are scanned one at a time afterwards, gcScanStack). */
+void gcMarkRootsNoStacks(void) {
 	gcscanglobals(markslot, NULL);
 	gcscanruntime(markslot, NULL);
 	markrootSpans();
-	markstacks();
+}
+
+/* Grey what gp's stack points to, for the concurrent mark of cycle c,
+ * and stamp it scanned.  The caller holds drainlock and has gp stopped
+ * (claimed by trysuspendG, or the world stopped). */
+void gcScanStack(G *gp, uint32_t c) {
+	gcscanstack(gp, markslot, markslot, NULL);
+	gp->gcscancycle = c;
+	__atomic_fetch_add(&gcstats.stacks, 1, __ATOMIC_RELAXED);
+}
+
+/* Mark termination of a concurrent cycle: the roots the runtime writes
+ * without a barrier — its own records and the finalizers' — again. */
+void gcMarkRootsAgain(void) {
+	gcscanruntime(markslot, NULL);
+	markrootSpans();
 }
 
 /* Whether the object at p (an allocated slot's base) is marked: for the

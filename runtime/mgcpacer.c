@@ -101,6 +101,17 @@ static bool limitReached(uint64_t live) {
 	return !gcLimiterFull();
 }
 
+/* While a concurrent mark runs (mgc.c), whether the goroutine that
+ * allocates should finish it now, with the world stopped: the heap has
+ * grown half again past its goal, or the memory limit is near.  gl's
+ * crude stand-in for Go's mark assists, which make an allocating
+ * goroutine scan in proportion to what it allocates. */
+bool gcMarkAssistDue(void) {
+	uint64_t live = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
+	uint64_t goal = __atomic_load_n(&gcstats.nextGC, __ATOMIC_RELAXED);
+	return live >= goal + goal / 2 || limitReached(live);
+}
+
 /* On g0, under a lock or not: count bytes of new heap; ask for a cycle
  * once a goal is reached. */
 void gcnoteAlloc(uint64_t bytes) {

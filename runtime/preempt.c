@@ -422,6 +422,23 @@ suspendGState suspendG(G *gp, int64_t deadline) {
 	}
 }
 
+/* Claim gp as suspendG does, but only if it is stopped already —
+ * runnable, waiting, in a system call, preempted: never ask a running
+ * goroutine to stop (the collector's worker, which must not wait for a
+ * goroutine that may be waiting for the worker's P to stop the world).
+ * The result's g is NULL if gp runs (or is dead: then dead is set). */
+suspendGState trysuspendG(G *gp) {
+	uint32_t s = readgstatus(gp);
+	bool stopped = false;
+	if (s == Gdead)
+		return (suspendGState){NULL, true, false};
+	if ((s == Grunnable || s == Gwaiting || s == Gpreempted || s == Gsyscall) && suspendclaim(gp, &stopped)) {
+		count(&pstats.suspends, 1);
+		return (suspendGState){gp, false, stopped};
+	}
+	return (suspendGState){NULL, false, false};
+}
+
 /* Release a goroutine suspendG claimed; one it stopped runs again. */
 void resumeG(suspendGState st) {
 	G *gp = st.g;

@@ -1692,6 +1692,7 @@ const char *waitreasonstr(uint32_t reason) {
 	case waitReasonChanReceive: return "chan receive";
 	case waitReasonChanSend: return "chan send";
 	case waitReasonFinalizerWait: return "finalizer wait";
+	case waitReasonGCWorkerIdle: return "GC worker (idle)";
 	case waitReasonSemacquire: return "semacquire";
 	case waitReasonSleep: return "sleep";
 	case waitReasonSyncCondWait: return "sync.Cond.Wait";
@@ -1899,6 +1900,7 @@ G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
 	newg->sched.bp = 0;
 
 	newg->goid = (int64_t)__atomic_add_fetch(&sched.goidgen, 1, __ATOMIC_RELAXED);
+	newg->gcscancycle = gcCycle(); /* while marking: born scanned (nothing on it yet) */
 	casgstatus(newg, Gdead, Grunnable);
 	return newg;
 }

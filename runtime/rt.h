@@ -338,6 +338,7 @@ enum { /* Go 1.19's waitReason values */
 	waitReasonSemacquire = 18,
 	waitReasonSleep = 19,
 	waitReasonSyncCondWait = 20,
+	waitReasonGCWorkerIdle = 24,
 	waitReasonPreempted = 25,
 	waitReasonStoppingTheWorld = 27, /* Go 1.21's; 1.19 leaves the reason as it was */
 };
@@ -516,7 +517,18 @@ void gcinit(void);
 void gcenvinit(void); /* stdlib.c: GLGC and GLMEMLIMIT */
 void gcTrigger(void); /* from an allocation: a cycle if this is a safe point */
 void gcMarkRoots(void);
-void gcDrain(void);
+void gcDrain(void);                 /* with the world stopped: until nothing is grey */
+bool gcDrainN(int64_t budget);      /* scan about budget bytes (< 0: all); true if grey objects are left */
+void gcDrainLock(void);             /* one drainer at a time */
+void gcDrainUnlock(void);
+void gcmarknewobject(mspan *s, uintptr_t x); /* allocated while marking: black */
+void gcMarkRootsAgain(void);        /* mark termination: the roots written without barriers */
+void gcMarkRootsNoStacks(void);     /* the concurrent mark's first pause */
+void gcScanStack(G *gp, uint32_t c); /* one goroutine's stack, for cycle c */
+uint32_t gcCycle(void);             /* mgc.c: the number of the last cycle begun */
+bool gcMarking(void);               /* mgc.c: a concurrent mark is under way */
+bool gcMarkAssistDue(void);         /* mgcpacer.c: finish the concurrent mark now */
+bool isGCWorker(const G *gp);       /* mgc.c: the background mark worker */
 bool gcIsMarked(uintptr_t p);
 void gcSweepAll(void);
 void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
@@ -536,7 +548,7 @@ bool semtryacquire(uint32_t *addr);       /* sema.c */
 void queuefinalizer(uintptr_t p, GlFunc *fn, const GlType *ft, const GlType *fint, const GlType *ot);
 void finqscan(void (*f)(uintptr_t *slot, void *arg), void *arg);
 bool wakefing(void);              /* after a cycle, the world started; false: no fing */
-bool isSystemGoroutine(const G *gp); /* fing, waiting for finalizers */
+bool isSystemGoroutine(const G *gp); /* the mark worker; fing, waiting for finalizers */
 extern uint64_t zerobase;         /* malloc.c: every 0-byte allocation */
 
 /* mbarrier.c: typed memory.  Every copy or clear the runtime makes of a
@@ -544,6 +556,20 @@ extern uint64_t zerobase;         /* malloc.c: every 0-byte allocation */
  * typedmemmove and memclrHasPointers, gl.h), because the hybrid write barrier of the
  * concurrent collector will live in them; see the file's comment. */
 void typedmemclr(const GlType *t, void *p);
+/* *slot = ptr, for runtime C storing a pointer into a heap object (a map's
+ * bucket pointers, an overflow bucket's link): the hybrid barrier while
+ * the collector marks, as GL_STOREPTR is for generated code (Go's runtime
+ * gets these from its compiler).  Runtime C is never stopped by a signal,
+ * so the check and the store need no unsafe range.  Stores into the
+ * runtime's roots (a G, a P, sched) need none: the mark greys them again
+ * at its end. */
+void writebarrierShade(const void *p); /* mbarrier.c: shade a pointer being published */
+static inline void writebarrierptr(void *slot, const void *ptr) {
+	if (GL_UNLIKELY(writeBarrier.enabled))
+		gcWriteBarrier(NULL, (void **)slot, (void *)ptr);
+	else
+		*(void **)slot = (void *)ptr;
+}
 void bulkBarrierPreWrite(uintptr_t dst, uintptr_t src, uintptr_t size);
 void bulkBarrierPreWriteSrcOnly(uintptr_t dst, uintptr_t src, uintptr_t size);
 void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_t size);
@@ -552,6 +578,7 @@ enum { GL_BARRIER_BULK, GL_BARRIER_SRCONLY, GL_BARRIER_TYPEBITS };
 extern void (*gcWriteBarrierTestHook)(int kind, uintptr_t dst, uintptr_t src, uintptr_t size);
 void wbBufFlush(P *pp);             /* shade what pp's write-barrier buffer holds */
 void gcShade(uintptr_t p);          /* mgcmark.c: grey p's object, while marking */
+void gcShadeBuf(const uintptr_t *p, uint64_t n); /* the same for n pointers */
 extern bool gcBlackenEnabled;       /* mgcmark.c: marking runs and mutators may shade */
 
 /* One channel element into or out of c's buffer or a waiter's variable
@@ -655,6 +682,7 @@ typedef struct suspendGState {
 void preemptinit(void);          /* at start-up: membarrier for the claim */
 bool preemptM(M *mp);             /* false: a signal was in flight already */
 suspendGState suspendG(G *gp, int64_t deadline); /* deadline 0: none */
+suspendGState trysuspendG(G *gp);                /* only if it is not running */
 void resumeG(suspendGState state);
 bool sigpreempt(G *g, uintptr_t *pc, uintptr_t *sp, uintptr_t bp);
 bool wantAsyncPreempt(G *gp);
@@ -693,6 +721,8 @@ typedef struct gl_debugvars {
 	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
 	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */
 	int32_t gccheckmark;     /* mark twice and compare (mgc.c) */
+	int32_t gcstoptheworld;  /* 1: mark with the world stopped (gl's default until the
+				  * concurrent mark is proven), 0: concurrently (mgc.c) */
 	int32_t scavtrace;       /* a line per cycle on the scavenger's work (mgcscavenge.c) */
 	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
 				  * (GLDEBUG=preemptpacing=fixed|adaptive) */

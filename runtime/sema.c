@@ -30,11 +30,16 @@ typedef struct semaRoot {
 enum { semTabSize = 251 }; /* a prime, not to correlate with user patterns */
 static semaRoot semtable[semTabSize];
 
-/* The collector's roots in semtable: the sudogs queued on each root
- * (heap objects; the rest of a queue hangs off its head). */
+/* The collector's roots in semtable: the heap words of the sudogs queued
+ * on each root (sudogs are outside the heap, chan.c): each address's head
+ * and the queue that hangs off it. */
 void semtablescan(void (*f)(uintptr_t *slot, void *arg), void *arg) {
 	for (int i = 0; i < semTabSize; i++)
-		f((uintptr_t *)&semtable[i].head, arg);
+		for (sudog *h = semtable[i].head; h != NULL; h = h->next)
+			for (sudog *s = h; s != NULL; s = s->waitlink) {
+				f((uintptr_t *)&s->semaddr, arg);
+				f((uintptr_t *)&s->elem, arg);
+			}
 }
 
 static inline semaRoot *semroot(uint32_t *addr) {

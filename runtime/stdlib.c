@@ -33,6 +33,7 @@ void *fmt_ppGet(G *g, void **cache) {
 
 void fmt_ppPut(G *g, void **cache, void *p) {
 	(void)g;
+	writebarrierShade(p); /* into a package variable: the barrier's new value */
 	for (int i = 0; i < ppCacheSlots; i++) {
 		void *expect = NULL;
 		if (__atomic_compare_exchange_n(&cache[i], &expect, p, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))

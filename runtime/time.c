@@ -18,7 +18,12 @@
 
 static const int64_t maxWhen = INT64_MAX;
 
-/* ---- the 4-ary heap ---- */
+/* ---- the 4-ary heap ----
+ *
+ * pp->timers and the timers are heap objects, and the collector may be
+ * marking while they change: every store of a pointer into them goes
+ * through writebarrierptr (rt.h), and a grown array gets its timers with
+ * the copy's barrier. */
 
 static void siftupTimer(timer **h, int32_t i) {
 	timer *t = h[i];
@@ -27,11 +32,11 @@ static void siftupTimer(timer **h, int32_t i) {
 		int32_t p = (i - 1) / 4;
 		if (when >= h[p]->when)
 			break;
-		h[i] = h[p];
+		writebarrierptr(&h[i], h[p]);
 		h[i]->idx = i;
 		i = p;
 	}
-	h[i] = t;
+	writebarrierptr(&h[i], t);
 	t->idx = i;
 }
 
@@ -60,11 +65,11 @@ static void siftdownTimer(timer **h, int32_t n, int32_t i) {
 		}
 		if (w >= when)
 			break;
-		h[i] = h[c];
+		writebarrierptr(&h[i], h[c]);
 		h[i]->idx = i;
 		i = c;
 	}
-	h[i] = t;
+	writebarrierptr(&h[i], t);
 	t->idx = i;
 }
 
@@ -82,14 +87,17 @@ static void doaddtimer(P *pp, timer *t) {
 	if (pp->ntimers == pp->timerscap) {
 		int32_t ncap = pp->timerscap ? 2 * pp->timerscap : 16;
 		timer **n = mallocgc((uint64_t)ncap * sizeof(timer *), &gltype_ptrword, true);
-		if (pp->ntimers)
+		if (pp->ntimers) {
+			/* into a new array (black while the collector marks): shade what it receives */
+			bulkBarrierPreWriteSrcOnly((uintptr_t)n, (uintptr_t)pp->timers, (uintptr_t)pp->ntimers * sizeof(timer *));
 			memcpy(n, pp->timers, (size_t)pp->ntimers * sizeof(timer *));
+		}
 		pp->timers = n;
 		pp->timerscap = ncap;
 	}
 	t->pp = pp;
 	int32_t i = pp->ntimers;
-	pp->timers[i] = t;
+	writebarrierptr(&pp->timers[i], t);
 	__atomic_store_n(&pp->ntimers, i + 1, __ATOMIC_RELEASE);
 	siftupTimer(pp->timers, i);
 	if (t == pp->timers[0])
@@ -101,10 +109,10 @@ static void dodeltimer(P *pp, int32_t i) {
 	timer *t = pp->timers[i];
 	int32_t last = pp->ntimers - 1;
 	if (i != last) {
-		pp->timers[i] = pp->timers[last];
+		writebarrierptr(&pp->timers[i], pp->timers[last]);
 		pp->timers[i]->idx = i;
 	}
-	pp->timers[last] = NULL;
+	writebarrierptr(&pp->timers[last], NULL);
 	__atomic_store_n(&pp->ntimers, last, __ATOMIC_RELEASE);
 	if (i != last) {
 		timer *moved = pp->timers[i];
@@ -389,10 +397,10 @@ void *time_newTimer(G *g, GlChan *c, GlFunc *f, int64_t when, int64_t period) {
 	t->period = period;
 	if (c != NULL) {
 		t->f = sendTime;
-		t->arg = c;
+		writebarrierptr(&t->arg, c);
 	} else {
 		t->f = goFunc;
-		t->arg = f;
+		writebarrierptr(&t->arg, f);
 	}
 	addtimer(t);
 	return t;

@@ -87,7 +87,10 @@ void systemstack(void (*fn)(void *), void *arg) { fn(arg); }
 
 /* the write barrier's heap side (mbarrier.c): never reached here, as the
  * barrier is off (writeBarrier.enabled is only set by GLDEBUG=wbforce) */
-void gcShade(uintptr_t p) { (void)p; }
+void gcShadeBuf(const uintptr_t *p, uint64_t n) {
+	(void)p;
+	(void)n;
+}
 struct mspan *spanOfHeap(uintptr_t p) { (void)p; return NULL; }
 bool heapBitsIsPointer(uintptr_t a) { (void)a; return false; }
 
