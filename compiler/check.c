@@ -1103,7 +1103,7 @@ static void checkswitch(Node *n, const char *label) {
 	}
 	Target t;
 	pushtarget(&t, n, label);
-	Vec consts = {0};
+	ConstSet consts = {0};
 	int ndefault = 0;
 	for (int i = 0; i < n->list.n; i++) {
 		Node *c = n->list.v[i];
@@ -1115,14 +1115,8 @@ static void checkswitch(Node *n, const char *label) {
 			if (bad(et) || bad(tt) || !checkcase(tag, tt, e, et))
 				continue;
 			if (e->cv && tag) {
-				for (int k = 0; k < consts.n; k++) {
-					Node *p = consts.v[k];
-					if (p->cv->kind == e->cv->kind && identical(p->type, e->type) && ccompare(TK_EQL, p->cv, e->cv)) {
-						errorat(e->pos, "duplicate case %s in expression switch", exprstr(e));
-						break;
-					}
-				}
-				vpush(&consts, e);
+				if (constsetadd(&consts, e))
+					errorat(e->pos, "duplicate case %s in expression switch", exprstr(e));
 			}
 		}
 		openscope();

@@ -85,4 +85,13 @@ extern Scope *curscope;
 void markused(Obj *o);
 void noteref(Obj *o);
 
+/* A set of constant expressions, for duplicate map keys and switch cases
+ * (expr.c): the nodes by a hash of their value, so that n constants are
+ * checked in time linear in n.  constsetadd returns an earlier node of the
+ * same type and value as e, or adds e and returns NULL. */
+typedef struct ConstSet {
+	PtrMap byhash; /* hash of the value → Vec of its nodes */
+} ConstSet;
+Node *constsetadd(ConstSet *s, Node *e);
+
 #endif

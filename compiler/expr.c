@@ -1740,9 +1740,47 @@ static void checkarraylit(Node *n, Type *u) {
 	n->ival = max;
 }
 
+/* The value's hash for a ConstSet (check.h).  Equal constants of one kind
+ * have one representation for integers (Big's fixed words), strings and
+ * booleans; a float or complex value has more than one (an exact rational
+ * and an exponent), so those share one bucket and are compared one by one. */
+static uint64_t consthash(const Const *c) {
+	uint64_t h = 14695981039346656037ull ^ (uint64_t)c->kind;
+	switch (c->kind) {
+	case CK_BOOL:
+		h ^= c->b;
+		break;
+	case CK_INT:
+		for (int i = 0; i < BIGW; i++)
+			h = (h ^ c->i.w[i]) * 1099511628211ull;
+		break;
+	case CK_STRING:
+		for (int64_t i = 0; i < c->slen; i++)
+			h = (h ^ (uint8_t)c->s[i]) * 1099511628211ull;
+		break;
+	}
+	return h | 1; /* PtrMap's keys are never 0 */
+}
+
+Node *constsetadd(ConstSet *s, Node *e) {
+	const void *key = (const void *)(uintptr_t)consthash(e->cv);
+	Vec *b = pmget(&s->byhash, key);
+	if (b == NULL) {
+		b = xalloc(sizeof *b);
+		pmput(&s->byhash, key, b);
+	}
+	for (int j = 0; j < b->n; j++) {
+		Node *k = b->v[j];
+		if (k->cv->kind == e->cv->kind && identical(k->type, e->type) && ccompare(TK_EQL, k->cv, e->cv))
+			return k;
+	}
+	vpush(b, e);
+	return NULL;
+}
+
 /* map[K]V{k: v, ...}: constant keys must differ */
 static void checkmaplit(Node *n, Type *u) {
-	Vec keys = {0};
+	ConstSet keys = {0};
 	for (int i = 0; i < n->list.n; i++) {
 		Node *e = n->list.v[i];
 		if (e->kind != N_KEYVAL) {
@@ -1750,17 +1788,8 @@ static void checkmaplit(Node *n, Type *u) {
 			continue;
 		}
 		checkelem(e->a, u->key, "map literal");
-		if (e->a->cv) {
-			for (int j = 0; j < keys.n; j++) {
-				Node *k = keys.v[j];
-				if (k->cv->kind == e->a->cv->kind && ccompare(TK_EQL, k->cv, e->a->cv) &&
-				    identical(k->type, e->a->type)) {
-					errorat(e->a->pos, "duplicate key %s in map literal", exprstr(e->a));
-					break;
-				}
-			}
-			vpush(&keys, e->a);
-		}
+		if (e->a->cv && constsetadd(&keys, e->a))
+			errorat(e->a->pos, "duplicate key %s in map literal", exprstr(e->a));
 		checkelem(e->b, u->elem, "map literal");
 	}
 }
