@@ -150,7 +150,7 @@ static void mallocslow_m(void *arg) {
 	mspan *s = a->c->alloc[a->spc];
 	initObject(x, s, a->size, a->typ, a->noscan, a->needzero);
 	if (GL_UNLIKELY(gcBlackenEnabled))
-		gcmarknewobject(s, x);
+		gcmarknewobject(a->c, s, x);
 	if (a->tinysize != 0)
 		tinyInstall(a->c, x, a->tinysize);
 	if (!a->counted)
@@ -182,7 +182,7 @@ static void mallocclear_m(void *arg) {
 	mallocArgs *a = arg;
 	initObject(a->x, a->s, a->size, a->typ, a->noscan, true);
 	if (GL_UNLIKELY(gcBlackenEnabled))
-		gcmarknewobject(a->s, a->x);
+		gcmarknewobject(&getm()->p->mcache, a->s, a->x); /* mallocgc's callers have a P */
 }
 
 /* A slot of a span that may hold old data (needzero): cleared, then its
@@ -201,7 +201,7 @@ static void heapBitsSlow_m(void *arg) {
 	mallocArgs *a = arg;
 	heapBitsSetType(a->x, a->s, a->size, a->typ);
 	if (GL_UNLIKELY(gcBlackenEnabled))
-		gcmarknewobject(a->s, a->x);
+		gcmarknewobject(&getm()->p->mcache, a->s, a->x);
 }
 
 /* The pointer bits of an array or a big object, on g0 (the loop over the
@@ -225,7 +225,7 @@ static void mallocnop_m(void *arg) {
 	}
 	initObject(x, s, a->size, a->typ, a->noscan, a->needzero);
 	if (GL_UNLIKELY(gcBlackenEnabled))
-		gcmarknewobject(s, x);
+		gcmarknewobject(&nopcache, s, x);
 	sampleAlloc(&nopcache, x, s->elemsize);
 	unlock(&noplock);
 	a->x = x;
@@ -241,6 +241,8 @@ static GL_NOINLINE void *mallocnop(uint64_t size, const GlType *typ, bool noscan
 static void largeAlloc_m(void *arg) {
 	mallocArgs *a = arg;
 	uint64_t npages = (a->size + pageSize - 1) >> pageShift;
+	deductSweepCredit(npages * pageSize);
+	sweepReclaim(npages);
 	mspan *s = mheap_alloc(npages, makeSpanClass(0, a->noscan));
 	s->freeindex = 1;
 	s->allocCount = 1;
@@ -250,17 +252,17 @@ static void largeAlloc_m(void *arg) {
 	__atomic_fetch_add(&memstats.nlargealloc, 1, __ATOMIC_RELAXED);
 	gcnoteAlloc(npages * pageSize);
 	initObject(s->startAddr, s, a->size, a->typ, a->noscan, a->needzero);
-	if (GL_UNLIKELY(gcBlackenEnabled))
-		gcmarknewobject(s, s->startAddr);
 	a->x = s->startAddr;
+	mcentral_addLarge(s);
 	P *pp = getm()->p;
-	if (pp != NULL)
-		sampleAlloc(&pp->mcache, a->x, s->elemsize);
-	else {
+	mcache *c = pp != NULL ? &pp->mcache : &nopcache;
+	if (pp == NULL)
 		lock(&noplock);
-		sampleAlloc(&nopcache, a->x, s->elemsize);
+	if (GL_UNLIKELY(gcBlackenEnabled))
+		gcmarknewobject(c, s, s->startAddr);
+	sampleAlloc(c, a->x, s->elemsize);
+	if (pp == NULL)
 		unlock(&noplock);
-	}
 }
 
 /* A large object: a span of its own, whole pages (Go's largeAlloc).

@@ -37,6 +37,7 @@ void mcache_init(mcache *c) {
 	c->tiny = 0;
 	c->tinyoffset = 0;
 	c->nextSample = nextSample();
+	c->blackObjects = c->blackBytes = 0;
 }
 
 /* alloc[spc] is full: give it to its mcentral and take one with a free
@@ -86,6 +87,11 @@ void mcache_releaseAll(mcache *c) {
 				   __ATOMIC_RELAXED);
 		mcentral_uncacheSpan(&mheap_.central[i].mcentral, s);
 		c->alloc[i] = &emptymspan;
+	}
+	if (c->blackObjects != 0) {
+		__atomic_fetch_add(&gcstats.markedObjects, c->blackObjects, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&gcstats.markedBytes, c->blackBytes, __ATOMIC_RELAXED);
+		c->blackObjects = c->blackBytes = 0;
 	}
 	/* the tiny block is an object like any: the sweeper may free it */
 	c->tiny = 0;

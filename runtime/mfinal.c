@@ -275,10 +275,10 @@ static void createfing(void) {
 }
 
 /* Whether gp is a goroutine of the runtime, not of the program: the
- * collector's mark worker, and fing while it is not in a finalizer (Go's
- * isSystemGoroutine). */
+ * collector's mark worker, the background sweeper, and fing while it is
+ * not in a finalizer (Go's isSystemGoroutine). */
 bool isSystemGoroutine(const G *gp) {
-	if (isGCWorker(gp))
+	if (isGCWorker(gp) || isBgSweeper(gp))
 		return true;
 	return gp == __atomic_load_n(&fing, __ATOMIC_ACQUIRE) && !__atomic_load_n(&fingRunning, __ATOMIC_ACQUIRE);
 }

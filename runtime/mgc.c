@@ -2,17 +2,20 @@
  * mgc.c — the garbage collector's driver (Go's mgc.go): when a cycle
  * starts, its phases, the pacer, runtime.GC; and the collector's roots.
  *
- * A cycle, with the world stopped from start to end (Go's collector runs
- * its mark phase concurrently with the program; that comes with the
- * write barrier, issue 13):
+ * A cycle, with the world stopped from start to end (the default, and
+ * runtime.GC's; the concurrent mark is below):
  *
  *   1. stop the world (every P parked at a safe point, proc.c);
- *   2. every mcache gives its spans back to the mcentrals, so that
- *      sweeping sees every span in a list and no P allocates from one;
- *   3. mark (mgcmark.c): grey the objects the roots point to, then scan
+ *   2. finish the last cycle's sweep (mgcsweep.c, finishsweep_m):
+ *      marking needs every mark bitmap clear;
+ *   3. every mcache gives its spans back to the mcentrals, so that no P
+ *      allocates from a span the sweep will claim;
+ *   4. mark (mgcmark.c): grey the objects the roots point to, then scan
  *      grey objects until none is left;
- *   4. sweep (mgcsweep.c): free every unmarked object;
- *   5. set the next goal, shrink the stacks as runtime.GC always has,
+ *   5. start the sweep (gcSweep): every span becomes unswept, and is
+ *      swept later, with the world running, by the background sweeper
+ *      or the allocator;
+ *   6. set the next goal, shrink the stacks as runtime.GC always has,
  *      start the world.
  *
  * When: the pacer counts heap handed out since the last cycle (heap_live,
@@ -252,9 +255,10 @@ static void printmilli(int64_t v1000) {
 /* Go's gctrace line, with the cycle's three clock phases: the first
  * pause (sweep termination and the roots; 0 when the world stays stopped
  * throughout), the mark (concurrent, or with the world stopped), and the
- * last pause (mark termination and the sweep):
+ * last pause (mark termination); the heap when the cycle began, when
+ * marking ended, and marked live:
  * "gc N @T s: PAUSE+MARK+PAUSE ms clock, BEFORE->AFTER->MARKED MB, GOAL MB goal, NP P". */
-static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t before) {
+static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t before, uint64_t after) {
 	prints("gc ");
 	printuint(gcstats.numgc);
 	prints(" @");
@@ -268,7 +272,7 @@ static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t b
 	prints(" ms clock, ");
 	printuint(before >> 20);
 	prints("->");
-	printuint(gcstats.liveBytes >> 20);
+	printuint(after >> 20);
 	prints("->");
 	printuint(gcstats.markedBytes >> 20);
 	prints(" MB, ");
@@ -322,7 +326,7 @@ static void checkroots(void) {
 
 static void gcResetStats(void) {
 	gcstats.markedObjects = gcstats.markedBytes = gcstats.scannedBytes = 0;
-	gcstats.stacks = gcstats.spans = gcstats.freedObjects = gcstats.freedBytes = gcstats.liveBytes = 0;
+	gcstats.stacks = gcstats.spans = gcstats.freedObjects = gcstats.freedBytes = 0;
 }
 
 /* The clock of the cycle under way, for the statistics at its end. */
@@ -332,24 +336,28 @@ static struct {
 	int64_t t2;       /* marking ended: the last pause began */
 	int64_t pausens;  /* the first pause's length (concurrent cycles) */
 	uint64_t before;  /* heap_live when it began */
+	uint64_t after;   /* heap_live when marking ended */
 	bool forced;
 } cycle;
 
-/* Mark termination and the sweep (Go's gcMarkTermination and gcSweep):
- * on g0, the world stopped, marking complete.  Then the next goal, the
- * statistics, the stacks shrunk. */
+/* Mark termination (Go's gcMarkTermination): on g0, the world stopped,
+ * marking complete.  The sweep starts (gcSweep), the live heap is what
+ * was marked; then the next goal, the statistics, the stacks shrunk. */
 static void gcMarkTermination(void) {
 	if (gl_debug.gccheckmark)
 		checkmarks();
 	mProf_NextCycle(); /* mark termination: the heap profile's cycle (mprof.c) */
 	mProf_Flush();
 	mcache_flushAll(); /* takes the no-P cache's lock, kept to the end */
+	gcFlushMarkStats();
 	uint64_t inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
-	gcSweepAll();
-	mProf_PostSweep(); /* the sweep is complete: publish its frees */
+	cycle.after = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
+	gcSweep();
 	mcache_unlockNop();
-	__atomic_store_n(&memstats.heap_live, gcstats.liveBytes, __ATOMIC_RELAXED);
-	gcControllerEndCycle(gcstats.liveBytes); /* the next goal (mgcpacer.c) */
+	uint64_t marked = __atomic_load_n(&gcstats.markedBytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&memstats.heap_live, marked, __ATOMIC_RELAXED);
+	gcControllerEndCycle(marked); /* the next goal (mgcpacer.c) */
+	gcPaceSweeper(__atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED));
 	gcPaceScavenger(inuse);
 	gcshrink(); /* stack.c heeds gcshrinkstackoff */
 	int64_t tend = nanotime();
@@ -361,10 +369,14 @@ static void gcMarkTermination(void) {
 	gcstats.pauseEnd[gcstats.numgc % 256] = gcstats.lastGC;
 	gcstats.numgc++;
 	gcstats.numforcedgc += cycle.forced;
+	/* a request made while this cycle marked was for this cycle; one
+	 * for the next comes from the next goal */
+	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
+	gcControllerChanged();
 	forcedlast = cycle.forced;
 	gcstats.pauseTotalNs += (uint64_t)pause;
 	if (gl_debug.gctrace)
-		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before);
+		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before, cycle.after);
 }
 
 /* A whole cycle with the world stopped, on g0: runtime.GC's, and every
@@ -373,6 +385,7 @@ static void gc_m(void *arg) {
 	cycle.forced = *(bool *)arg;
 	cycle.t0 = cycle.t1 = nanotime();
 	cycle.pausens = 0;
+	finishsweep_m();
 	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	mcache_flushAll();
 	mcache_unlockNop();
@@ -380,6 +393,7 @@ static void gc_m(void *arg) {
 	gcMarkRoots();
 	gcDrain();
 	cycle.t2 = nanotime();
+	cycle.pausens = cycle.t2 - cycle.t0; /* the mark stopped the world too */
 	gcMarkTermination();
 }
 
@@ -400,7 +414,7 @@ static void gc_m(void *arg) {
  *     is flushed, the stacks left (goroutines that were running) are
  *     scanned, the runtime's own records (written without barriers) and
  *     finalizers are greyed again, and the rest drained; the barrier goes
- *     off; gcMarkTermination sweeps.
+ *     off; gcMarkTermination starts the sweep.
  *
  * A stack is scanned once: the barrier shades the pointer a store
  * overwrites (so a goroutine whose stack is black can only come to hold a
@@ -437,6 +451,7 @@ static void scanleftstacks(uint32_t c) {
 static void gcStartMark_m(void) {
 	cycle.forced = false;
 	cycle.t0 = nanotime();
+	finishsweep_m();
 	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	mcache_flushAll();
 	mcache_unlockNop();
@@ -479,11 +494,19 @@ static void gcMarkDone_m(void *arg) {
 	gcMarkTermination();
 }
 
+/* The world runs again after a pause that ended a cycle: the
+ * background sweeper gets its work. */
+static void gcAfterTermination_m(void *arg) {
+	(void)arg;
+	bgsweepStart_m();
+}
+
 /* gcMarkDone from a goroutine: stop the world for it. */
 static void gcMarkDone(uint32_t c) {
 	stopTheWorld("GC mark termination");
 	systemstack(gcMarkDone_m, &c);
 	startTheWorld();
+	systemstack(gcAfterTermination_m, NULL);
 	wakefing();
 }
 
@@ -550,6 +573,30 @@ static bool parkworker_unlock(G *gp, void *arg) {
 	return true;
 }
 
+/* Between two slices.  Go runs int(GOMAXPROCS x 25% + 0.5) dedicated
+ * workers, which mark without yielding (one from 2 Ps up), and a
+ * fractional one for the rest of the 25%.  gl has one worker: dedicated
+ * from 2 Ps up — it keeps its P, and when sysmon asks it to yield, the
+ * goroutines queued behind it go to the global queue instead, as Go's
+ * do; it stops only for a stop-the-world or suspendG — and otherwise
+ * fractional: it yields after each slice.  (A worker that yielded at 2
+ * Ps waited behind the program's goroutines in the global queue, and a
+ * mark took half a second while the heap doubled: bench/gc.) */
+static void bgworkerYield(G *g) {
+	bool dedicated = gomaxprocs * 25 + 50 >= 100;
+	if (!dedicated || __atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&g->preemptStop, __ATOMIC_ACQUIRE))
+		gosched();
+	else if (__atomic_load_n(&g->preempt, __ATOMIC_ACQUIRE)) {
+		g->preempt = false;
+		systemstack(runqkick_m, NULL);
+	}
+}
+
+/* The worker's slice state: not in its frame, since gosched may move
+ * its stack (DESIGN.md S4). */
+static bgslice bgworkslice;
+
 static void gcBgMarkWorker(G *g, void *arg) {
 	(void)g;
 	(void)arg;
@@ -561,16 +608,16 @@ static void gcBgMarkWorker(G *g, void *arg) {
 			gopark(parkworker_unlock, &bgworkerlock, waitReasonGCWorkerIdle);
 		} else
 			unlock(&bgworkerlock);
-		bgslice a = {__atomic_load_n(&bgworkercycle, __ATOMIC_ACQUIRE), true, false};
-		done = a.cycle;
+		bgworkslice = (bgslice){__atomic_load_n(&bgworkercycle, __ATOMIC_ACQUIRE), true, false};
+		done = bgworkslice.cycle;
 		for (;;) {
-			systemstack(bgMarkSlice_m, &a);
-			if (!a.more)
+			systemstack(bgMarkSlice_m, &bgworkslice);
+			if (!bgworkslice.more)
 				break;
-			gosched();
+			bgworkerYield(g);
 		}
-		if (gcMarking() && a.cycle == __atomic_load_n(&gccycle, __ATOMIC_ACQUIRE))
-			gcMarkDone(a.cycle);
+		if (gcMarking() && done == __atomic_load_n(&gccycle, __ATOMIC_ACQUIRE))
+			gcMarkDone(done);
 	}
 }
 
@@ -621,6 +668,7 @@ static void gcStartTry_m(void *arg) {
 	startTheWorld_m();
 	if (gcMarking())
 		gcBgMarkStart_m();
+	bgsweepStart_m();
 	wakefing();
 }
 
@@ -647,6 +695,11 @@ void gcTrigger(void) {
 	systemstack(gcTrigger_m, &here);
 }
 
+static void finishsweep_sys(void *arg) {
+	(void)arg;
+	finishsweep_m();
+}
+
 /* runtime.GC(): a cycle now, after any other stop-the-world. */
 void runtime_GC(G *g) {
 	(void)g;
@@ -656,6 +709,9 @@ void runtime_GC(G *g) {
 	systemstack(gcMarkDone_m, NULL); /* the cycle under way, if any */
 	systemstack(gc_m, &forced);
 	startTheWorld();
+	/* and sweeps it all before it returns, as Go's runtime.GC: what it
+	 * freed is free, its finalizers are queued, the profile published */
+	systemstack(finishsweep_sys, NULL);
 	/* Go's runtime.GC parks and yields before it returns, and the
 	 * finalizer goroutine gets to run then: so here, if there is one */
 	if (wakefing())

@@ -54,6 +54,11 @@
 typedef struct gcWork {
 	uintptr_t *stack;
 	uint64_t n, cap;
+	/* what this list's owner marked and scanned, not yet added to
+	 * gcstats: counted under the list's lock and added once per drain or
+	 * buffer, since one shared counter written for every object by the
+	 * worker and every barrier was a cache line the Ps fought over */
+	uint64_t markedObjects, markedBytes, scannedBytes;
 } gcWork;
 
 static gcWork work, wbwork;
@@ -101,11 +106,19 @@ static inline bool setmarked(mspan *s, uint32_t idx) {
 	uint8_t *b = &s->gcmarkBits[idx / 8], m = (uint8_t)(1 << (idx % 8));
 	if (__atomic_load_n(b, __ATOMIC_RELAXED) & m)
 		return false;
-	if (__atomic_fetch_or(b, m, __ATOMIC_RELAXED) & m)
-		return false;
-	__atomic_fetch_add(&gcstats.markedObjects, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&gcstats.markedBytes, s->elemsize, __ATOMIC_RELAXED);
-	return true;
+	return !(__atomic_fetch_or(b, m, __ATOMIC_RELAXED) & m);
+}
+
+/* Add w's counts to gcstats (the caller holds w's lock, or the world is
+ * stopped). */
+static void flushWorkStats(gcWork *w) {
+	if (w->markedObjects != 0) {
+		__atomic_fetch_add(&gcstats.markedObjects, w->markedObjects, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&gcstats.markedBytes, w->markedBytes, __ATOMIC_RELAXED);
+	}
+	if (w->scannedBytes != 0)
+		__atomic_fetch_add(&gcstats.scannedBytes, w->scannedBytes, __ATOMIC_RELAXED);
+	w->markedObjects = w->markedBytes = w->scannedBytes = 0;
 }
 
 static inline void greyobject(uintptr_t p, gcWork *w) {
@@ -116,6 +129,8 @@ static inline void greyobject(uintptr_t p, gcWork *w) {
 	uintptr_t obj = findObject(p, &s, &idx);
 	if (obj == 0 || !setmarked(s, idx))
 		return;
+	w->markedObjects++;
+	w->markedBytes += s->elemsize;
 	if (!spanClass_noscan(s->spanclass))
 		workpush(w, obj);
 }
@@ -132,6 +147,7 @@ void gcShadeBuf(const uintptr_t *p, uint64_t n) {
 	lock(&wbworklock);
 	for (uint64_t i = 0; i < n; i++)
 		greyobject(p[i], &wbwork);
+	flushWorkStats(&wbwork);
 	unlock(&wbworklock);
 }
 
@@ -141,10 +157,22 @@ void gcShade(uintptr_t p) {
 
 /* Go's gcmarknewobject: x, just allocated from s while marking, is
  * black: marked, and never scanned (what is stored into it is shaded by
- * the barrier, or was reachable anyway). */
-void gcmarknewobject(mspan *s, uintptr_t x) {
+ * the barrier, or was reachable anyway).  Counted in c, the allocating
+ * P's mcache (or the no-P cache, under its lock), until releaseAll adds
+ * it to gcstats.  On g0. */
+void gcmarknewobject(mcache *c, mspan *s, uintptr_t x) {
 	uint32_t idx = s->nelems == 1 ? 0 : (uint32_t)((x - s->startAddr) / s->elemsize);
-	setmarked(s, idx);
+	if (setmarked(s, idx)) {
+		c->blackObjects++;
+		c->blackBytes += s->elemsize;
+	}
+}
+
+/* Mark termination, the world stopped: the drainer's counts (the
+ * mcaches' come with mcache_flushAll). */
+void gcFlushMarkStats(void) {
+	flushWorkStats(&work);
+	flushWorkStats(&wbwork);
 }
 
 /* The root callback: slot holds a pointer (precisely, or conservatively:
@@ -177,7 +205,7 @@ static uintptr_t scanobject(uintptr_t obj) {
 		if (((a + 8) & (heapArenaBytes - 1)) == 0)
 			ha = arenaOf(a + 8); /* a large object may cross into the next arena */
 	}
-	__atomic_fetch_add(&gcstats.scannedBytes, end - obj, __ATOMIC_RELAXED);
+	work.scannedBytes += end - obj;
 	return end - obj;
 }
 
@@ -189,11 +217,15 @@ bool gcDrainN(int64_t budget) {
 	for (;;) {
 		while (work.n > 0) {
 			uintptr_t scanned = scanobject(work.stack[--work.n]);
-			if (limited && (budget -= (int64_t)scanned) < 0)
+			if (limited && (budget -= (int64_t)scanned) < 0) {
+				flushWorkStats(&work);
 				return true;
+			}
 		}
-		if (!takewbwork())
+		if (!takewbwork()) {
+			flushWorkStats(&work);
 			return false;
+		}
 	}
 }
 

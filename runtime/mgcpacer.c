@@ -71,9 +71,14 @@ static struct {
 } pacer;
 
 /* All the memory the runtime holds ready, outside free heap pages: the
- * heap's in-use pages (or heap_live, if more), stacks, metadata. */
+ * heap's in-use pages (or heap_live, if more), stacks, metadata.  Spans
+ * not swept yet are left out (heap_live counts what is live in them): the
+ * last cycle found their garbage, and the sweep frees it without
+ * another. */
 static uint64_t memoryInUse(uint64_t live) {
 	uint64_t inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
+	uint64_t pending = sweepPendingBytes();
+	inuse = inuse > pending ? inuse - pending : 0;
 	if (live > inuse)
 		inuse = live;
 	return inuse + __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED) +

@@ -91,6 +91,14 @@ typedef struct special special;
  *    has none (a special's object is live, or the sweeper queued its
  *    finalizer, kept the object and dropped the record); the arena's
  *    pageSpecials bit for the span is set iff specials is not NULL;
+ *  - sweepgen, against mheap_.sweepgen = sg (Go's states; gl has no
+ *    span cached across a cycle's end, so not Go's sg+1 and sg+3):
+ *      sg - 2  marked by the last cycle, not swept yet: in an unswept
+ *              list of its mcentral;
+ *      sg - 1  being swept by the sweeper that claimed it: in no list;
+ *      sg      swept: in a swept list, an mcache, or moving between;
+ *    written under its mcentral's lock or by its claimant, read with
+ *    atomics (mgcsweep.c);
  *  - scavenged: 0 in use; for a free or scavenging run, how many of its
  *    pages have their pageScav bit set (memory given back to the kernel,
  *    mgcscavenge.c), so scavenged == npages says the whole run reads
@@ -186,6 +194,10 @@ typedef struct mcache {
 	 * the fast path subtracts each object's size and samples the
 	 * allocation that would take it below zero */
 	uint64_t nextSample;
+	/* objects allocated black while the collector marked (mgcmark.c's
+	 * gcmarknewobject), and their bytes: added to gcstats' marked counts
+	 * by releaseAll */
+	uint64_t blackObjects, blackBytes;
 } mcache;
 enum { maxTinySize = 16 };
 /* the span class of tiny blocks: the 16-byte size class, noscan */
@@ -232,15 +244,29 @@ void *fixalloc_alloc(fixalloc *f);
 void fixalloc_free(fixalloc *f, void *p);
 
 /* The spans of one span class that no mcache holds (Go's mcentral).
- * partial: spans with a free slot; full: spans without.  Go 1.19 keeps
- * two of each, swept and unswept, indexed by sweepgen: they come with the
- * sweeper. */
+ * partial: spans with a free slot; full: spans without, and the spans of
+ * large objects (class 0).  Each list twice, as Go 1.19's: the spans swept
+ * in this cycle in [sweepgen / 2 % 2], the ones still to sweep in the
+ * other; adding 2 to mheap_.sweepgen swaps the roles, which makes every
+ * span unswept at once (mgcsweep.c).  Under lock. */
 typedef struct mcentral {
 	mutex lock;
 	spanClass spanclass;
-	mSpanList partial, full;
+	mSpanList partial[2], full[2];
 	uint64_t nmalloc; /* spans handed to mcaches, for debugging */
 } mcentral;
+static inline mSpanList *partialSwept(mcentral *c, uint32_t sg) {
+	return &c->partial[sg / 2 % 2];
+}
+static inline mSpanList *partialUnswept(mcentral *c, uint32_t sg) {
+	return &c->partial[1 - sg / 2 % 2];
+}
+static inline mSpanList *fullSwept(mcentral *c, uint32_t sg) {
+	return &c->full[sg / 2 % 2];
+}
+static inline mSpanList *fullUnswept(mcentral *c, uint32_t sg) {
+	return &c->full[1 - sg / 2 % 2];
+}
 
 /* The heap (Go's mheap_). */
 typedef struct mheap {
@@ -254,7 +280,7 @@ typedef struct mheap {
 	mutex speciallock;     /* specialfinalizeralloc, specialprofilealloc */
 	fixalloc specialfinalizeralloc; /* specialfinalizer records (mspecial.c) */
 	fixalloc specialprofilealloc;   /* specialprofile records (mspecial.c, mprof.c) */
-	uint32_t sweepgen;     /* the collector's */
+	uint32_t sweepgen;     /* += 2 at each mark termination, world stopped (mgcsweep.c) */
 	/* the base of every arena, in the order they were reserved: the
 	 * sweeper walks their pageInUse bits (Go's allArenas) */
 	uint32_t nallArenas;
@@ -316,6 +342,19 @@ extern int64_t runtime_MemProfileRate;
 void mcentral_init(mcentral *c, spanClass spc);
 mspan *mcentral_cacheSpan(mcentral *c);
 void mcentral_uncacheSpan(mcentral *c, mspan *s);
+void mcentral_addLarge(mspan *s); /* a new large object's span: into its full list */
+
+/* mgcsweep.c: the sweeper, all on g0 */
+bool sweepBegin(void);          /* register as a sweeper; false if nothing is left to sweep */
+void sweepEnd(void);            /* done sweeping (after sweepBegin returned true) */
+mspan *sweepClaim(mcentral *c, mSpanList *unswept); /* an unswept span of the list, claimed, or NULL */
+bool mspan_sweep(mspan *s, bool preserve); /* sweep a claimed span; false if it was freed */
+uintptr_t sweepone(void);       /* one span: pages freed, UINTPTR_MAX if none was left */
+void ensureSwept(mspan *s);     /* before touching s's specials */
+void deductSweepCredit(uint64_t spanBytes); /* the allocator's share of the sweep */
+void sweepReclaim(uintptr_t npages); /* sweep large objects' spans for npages free pages */
+bool isSweepDone(void);
+uint64_t sweepPendingBytes(void); /* bytes of spans not swept yet */
 
 /* mcache.c */
 void mcache_init(mcache *c);

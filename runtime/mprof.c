@@ -43,11 +43,10 @@
  * meet in one slot, which is added to the published counts (active) once
  * that sweep is complete (mProf_PostSweep); mProf_Flush, at mark
  * termination, publishes the slot of the cycle before, whose sweep is
- * surely done.  gl's collector marks and sweeps in one pause, so it calls
- * all three in that pause and after each cycle everything before it is
- * published; Go does mProf_PostSweep only in runtime.GC, since its sweep
- * runs on lazily.  The scheme is Go's so that the concurrent collector
- * (issue 13) can keep it.
+ * surely done.  Go does mProf_PostSweep only in runtime.GC; gl's last
+ * sweeper does it whenever a cycle's sweep completes (mgcsweep.c), so a
+ * profile read after the sweep shows it, and runtime.GC, which sweeps
+ * everything before it returns, gets it as Go's.
  *
  * Memory and locks.  Buckets come from persistentalloc: outside the
  * heap, never freed, never scanned — they hold pcs and counts, no heap
@@ -55,7 +54,7 @@
  * the hash table, the bucket list, every bucket's counts and mProfCycle;
  * it is taken on g0 only and held without parking.  Lock order: noplock
  * (malloc.c), proflock, a span's speciallock, mheap_.speciallock; the
- * sweeper (world stopped) takes proflock through mProf_Free.
+ * sweepers take proflock through mProf_Free.
  */
 #include <math.h>
 

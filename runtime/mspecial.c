@@ -35,11 +35,12 @@ static void setPageSpecials(mspan *s, bool on) {
 }
 
 /* The in-use span holding p, or a throw: the callers checked p is in an
- * allocated object. */
+ * allocated object.  Swept, so that no sweeper is at its records. */
 static mspan *specialspan(uintptr_t p) {
 	mspan *span = spanOfHeap(p);
 	if (span == NULL)
 		gl_throw("addspecial on invalid pointer");
+	ensureSwept(span);
 	return span;
 }
 

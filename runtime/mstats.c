@@ -32,8 +32,7 @@ static void readheapsizes_m(void *arg) {
 	unlock(&mheap_.lock);
 }
 
-void runtime_readMemStats(G *g, MemStats *m) {
-	(void)g;
+static void readMemStats(MemStats *m) {
 	uint64_t totalalloc, nmalloc;
 	readheapstats(&totalalloc, &nmalloc, NULL);
 	memset(m, 0, sizeof *m);
@@ -74,4 +73,14 @@ void runtime_readMemStats(G *g, MemStats *m) {
 	m->StackCopies = __atomic_load_n(&memstats.stack_copies, __ATOMIC_RELAXED);
 	m->StackBytesCopied = __atomic_load_n(&memstats.stack_bytes_copied, __ATOMIC_RELAXED);
 	m->StackCopyNs = __atomic_load_n(&memstats.stack_copy_ns, __ATOMIC_RELAXED);
+}
+
+/* With the world stopped, as Go's: the sweepers run on Ps, and a span
+ * freed between the read of the frees and the read of HeapInuse would
+ * show more heap allocated than in use. */
+void runtime_readMemStats(G *g, MemStats *m) {
+	(void)g;
+	stopTheWorld("read mem stats");
+	readMemStats(m);
+	startTheWorld();
 }

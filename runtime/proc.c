@@ -1565,6 +1565,37 @@ static void gosched_m(G *gp) {
 	schedule();
 }
 
+/* Run this P's due timers, then move every G of its run queue to the
+ * global queue, where other Ps find them, and wake one (Go's runqdrain
+ * and globrunqputbatch, as its dedicated mark worker does when asked to
+ * yield: it keeps its P, the goroutines queued behind it — and those its
+ * timers ready, which no other P runs while every P is busy — go
+ * elsewhere).  On g0, with a P. */
+void runqkick_m(void *arg) {
+	(void)arg;
+	P *pp = getm()->p;
+	G *head = NULL, *tail = NULL, *gp;
+	int32_t n = 0;
+	bool inherit, ran;
+	int64_t pollUntil = 0;
+	checkTimers(pp, 0, &pollUntil, &ran);
+	while ((gp = runqget(pp, &inherit)) != NULL) {
+		gp->schedlink = NULL;
+		if (tail != NULL)
+			tail->schedlink = gp;
+		else
+			head = gp;
+		tail = gp;
+		n++;
+	}
+	if (n == 0)
+		return;
+	lock(&sched.lock);
+	globrunqputbatch(head, tail, n);
+	unlock(&sched.lock);
+	wakep();
+}
+
 /* runtime.Gosched: to the global queue, so every other G runs first. */
 void gosched(void) {
 	mcall(gosched_m);
@@ -1693,6 +1724,7 @@ const char *waitreasonstr(uint32_t reason) {
 	case waitReasonChanSend: return "chan send";
 	case waitReasonFinalizerWait: return "finalizer wait";
 	case waitReasonGCWorkerIdle: return "GC worker (idle)";
+	case waitReasonGCSweepWait: return "GC sweep wait";
 	case waitReasonSemacquire: return "semacquire";
 	case waitReasonSleep: return "sleep";
 	case waitReasonSyncCondWait: return "sync.Cond.Wait";

@@ -278,6 +278,7 @@ void gopark(bool (*unlockf)(G *, void *), void *lock, uint32_t reason);
 void goparkunlock(mutex *l, uint32_t reason);
 void goready(G *gp);
 void gosched(void);
+void runqkick_m(void *arg); /* this P's run queue to the global one */
 void goyield(void);
 G *newproc(void (*fn)(G *, void *), void *arg);
 G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc);
@@ -332,6 +333,7 @@ enum { /* Go 1.19's waitReason values */
 	waitReasonChanSendNilChan = 4,
 	waitReasonSelect = 9,
 	waitReasonSelectNoCases = 10,
+	waitReasonGCSweepWait = 12,
 	waitReasonChanReceive = 14,
 	waitReasonChanSend = 15,
 	waitReasonFinalizerWait = 16,
@@ -503,7 +505,7 @@ void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg); /* time.c 
 typedef struct gcstats_t {
 	/* the cycle in progress or the last one */
 	uint64_t markedObjects, markedBytes, scannedBytes, stacks, spans;
-	uint64_t freedObjects, freedBytes, liveBytes;
+	uint64_t freedObjects, freedBytes; /* by the sweep of the last cycle, so far */
 	/* all cycles */
 	uint32_t numgc, numforcedgc;
 	uint64_t pauseTotalNs, lastGC;
@@ -521,7 +523,8 @@ void gcDrain(void);                 /* with the world stopped: until nothing is 
 bool gcDrainN(int64_t budget);      /* scan about budget bytes (< 0: all); true if grey objects are left */
 void gcDrainLock(void);             /* one drainer at a time */
 void gcDrainUnlock(void);
-void gcmarknewobject(mspan *s, uintptr_t x); /* allocated while marking: black */
+void gcmarknewobject(mcache *c, mspan *s, uintptr_t x); /* allocated while marking: black */
+void gcFlushMarkStats(void);        /* mark termination: the drainer's counts into gcstats */
 void gcMarkRootsAgain(void);        /* mark termination: the roots written without barriers */
 void gcMarkRootsNoStacks(void);     /* the concurrent mark's first pause */
 void gcScanStack(G *gp, uint32_t c); /* one goroutine's stack, for cycle c */
@@ -530,7 +533,12 @@ bool gcMarking(void);               /* mgc.c: a concurrent mark is under way */
 bool gcMarkAssistDue(void);         /* mgcpacer.c: finish the concurrent mark now */
 bool isGCWorker(const G *gp);       /* mgc.c: the background mark worker */
 bool gcIsMarked(uintptr_t p);
-void gcSweepAll(void);
+/* mgcsweep.c: the cycle's sweep (mheap.h has the per-span part) */
+void gcSweep(void);                 /* mark termination: start sweeping */
+void gcPaceSweeper(uint64_t trigger); /* then: the allocator's share */
+void finishsweep_m(void);           /* sweep what is left, wait for the sweepers */
+void bgsweepStart_m(void);          /* the world started again: wake bgsweep */
+bool isBgSweeper(const G *gp);
 void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
 void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */
 /* mgcpacer.c: the goals and the CPU limiter */

@@ -2,8 +2,9 @@
  * heap_test.c — tests of the heap (mheap.h): size classes, span classes,
  * spanOf/findObject, pointer bits, large objects, reuse of freed pages
  * (needzero), statistics, released pages (the scavenger's accounting,
- * coalescing, reuse), and many allocations from several caches at
- * once.
+ * coalescing, reuse), many allocations from several caches at once,
+ * and the lazy sweep (each way a span is swept, sweepers on several
+ * threads at once).
  *
  * The program starts the runtime (gl_main) with GLMAXPROCS=1 and a main
  * goroutine that moves to g0 at once (systemstack): the tests are plain C
@@ -126,6 +127,18 @@ static void test_findObject(void) {
 	      "findObject: every slot of a full span, and the next span");
 }
 
+/* Give s's pages back behind the sweeper's back: out of its mcentral
+ * list first (a large object's span is in one from its birth). */
+static void freespan(mspan *s) {
+	if (s->list != NULL) {
+		mcentral *c = &mheap_.central[s->spanclass].mcentral;
+		lock(&c->lock);
+		mSpanList_remove(s->list, s);
+		unlock(&c->lock);
+	}
+	mheap_freeSpan(s);
+}
+
 static void test_large(void) {
 	uint8_t *p = mallocgc(100000, NULL, true);
 	mspan *s;
@@ -147,7 +160,7 @@ static void test_large(void) {
 	uint8_t *b = mallocgc(200000, &t_ii, true);
 	memset(b, 0xee, 200000);
 	mspan *bs = spanOfHeap((uintptr_t)b);
-	mheap_freeSpan(bs);
+	freespan(bs);
 	CHECK(find(b) == 0 && spanOfHeap((uintptr_t)b) == NULL, "freed span: not in the heap");
 	void **c = mallocgc(24 * 8000, &t_pip, true);
 	CHECK((uint8_t *)c == b, "freed pages reused (first fit)");
@@ -160,7 +173,7 @@ static void test_large(void) {
 		ok &= heapBitsIsPointer((uintptr_t)&c[i]) == (i % 3 != 1);
 	CHECK(ok, "pointer bits of an array of structs");
 	memset(c, 0x11, 24 * 8000);
-	mheap_freeSpan(spanOfHeap((uintptr_t)c));
+	freespan(spanOfHeap((uintptr_t)c));
 	uint8_t *d = mallocgc(50000, &t_ptr, true);
 	ok = (uint8_t *)d == b;
 	for (int i = 0; i < 50000; i++)
@@ -279,7 +292,7 @@ static void test_threads(void) {
 		ok &= out[i] >= out[i - 1] + spanOfHeap(out[i - 1])->elemsize;
 	CHECK(ok, "threads: no two objects overlap");
 	/* the spans given back are partial: another cache picks them up */
-	mspan *s = mheap_.central[makeSpanClass(5, false)].mcentral.partial.first;
+	mspan *s = partialSwept(&mheap_.central[makeSpanClass(5, false)].mcentral, mheap_.sweepgen)->first;
 	CHECK(s != NULL && s->allocCount < s->nelems, "releaseAll: partial spans in the mcentral");
 	free(out);
 }
@@ -342,7 +355,7 @@ static void test_scavenge(void) {
 	enum { big = 600 * 8192 };
 	void **l = mallocgc(big, &t_ptr, true);
 	memset(l, 0xee, big);
-	mheap_freeSpan(spanOfHeap((uintptr_t)l));
+	freespan(spanOfHeap((uintptr_t)l));
 	uint64_t r0 = memstats.heap_released;
 	uint64_t got = mheap_scavenge(UINT64_MAX);
 	CHECK(got >= big && memstats.heap_released == r0 + got, "scavenge: the freed object's pages and HeapReleased");
@@ -362,7 +375,7 @@ static void test_scavenge(void) {
 	CHECK(memstats.heap_released == r1 - cs->npages * pageSize && countScav(cs->startAddr, cs->npages) == 0,
 	      "allocating released pages takes them out of HeapReleased");
 	CHECK(scavconsistent(), "scavenged counts consistent after reuse");
-	mheap_freeSpan(cs);
+	freespan(cs);
 
 	/* coalescing: B released, then A and C freed next to it */
 	mspan *abc[3];
@@ -396,6 +409,98 @@ static void test_scavenge(void) {
 	CHECK(scavconsistent(), "scavenged counts consistent at the end");
 }
 
+/* ---- the lazy sweep (mgcsweep.c, mcentral.c) ----
+ *
+ * A cycle by hand: objects allocated, some marked (gcmarknewobject sets
+ * the bit as the marker would), the caches emptied, gcSweep.  Then each
+ * way a span gets swept: ensureSwept, sweepReclaim for a large object,
+ * the allocator's refill (sweepForSlot), and sweepers on four threads at
+ * once with a fifth allocating.  Runs last: every object of the earlier
+ * tests is unmarked, and is freed here. */
+enum { NSWEEP = 3000, NSWEEPERS = 4 };
+static void *sweeper(void *arg) {
+	(void)arg;
+	while (sweepone() != UINTPTR_MAX)
+		;
+	return NULL;
+}
+
+static void *sweepallocator(void *arg) {
+	(void)arg;
+	mcache *c = calloc(1, sizeof *c);
+	mcache_init(c);
+	for (int i = 0; i < 100000; i++) {
+		spanClass spc = makeSpanClass((uint8_t)(1 + i % 30), true);
+		uintptr_t x = nextFreeFast(c->alloc[spc]);
+		if (x == 0)
+			x = mcache_nextFree(c, spc);
+		*(uint64_t *)x = 0x5eed;
+	}
+	mcache_releaseAll(c);
+	return NULL;
+}
+
+static void test_sweep(void) {
+	mcache *c = &getm()->p->mcache;
+	void ***obj = malloc(NSWEEP * sizeof *obj);
+	for (int i = 0; i < NSWEEP; i++) {
+		obj[i] = mallocgc(t_pip.size, &t_pip, true);
+		obj[i][1] = (void *)(uintptr_t)(i + 1);
+	}
+	uint8_t *big = mallocgc(100000, &t_ii, true), *dead = mallocgc(300000, &t_ii, true);
+	memset(big, 0xab, 100000);
+	memset(dead, 0xcd, 300000);
+	for (int i = 0; i < NSWEEP / 2; i += 2) /* the first half, every other one */
+		gcmarknewobject(c, spanOfHeap((uintptr_t)obj[i]), (uintptr_t)obj[i]);
+	gcmarknewobject(c, spanOfHeap((uintptr_t)big), (uintptr_t)big);
+	mcache_flushAll();
+	mcache_unlockNop();
+	uint64_t freed0 = gcstats.freedObjects;
+	CHECK(isSweepDone(), "sweep: none under way before the cycle");
+	gcSweep();
+	uint32_t sg = mheap_.sweepgen;
+	mspan *s0 = spanOfHeap((uintptr_t)obj[0]);
+	CHECK(!isSweepDone() && s0->sweepgen == sg - 2, "gcSweep: every span unswept, and nothing swept in the pause");
+
+	ensureSwept(s0);
+	bool ok = s0->sweepgen == sg;
+	for (int i = 0; i < NSWEEP / 2; i++)
+		if (spanOfHeap((uintptr_t)obj[i]) == s0)
+			ok &= (i % 2 == 0) == (find(obj[i]) == (uintptr_t)obj[i]) &&
+			      obj[i][1] == (i % 2 == 0 ? (void *)(uintptr_t)(i + 1) : NULL);
+	CHECK(ok, "ensureSwept: swept, marked objects kept, the others freed and cleared");
+
+	mspan *bs = spanOfHeap((uintptr_t)big);
+	sweepReclaim(1 << 20); /* more than all: every large object's span swept (the earlier tests' first) */
+	CHECK(spanOfHeap((uintptr_t)dead) == NULL, "sweepReclaim: the unmarked large object freed");
+	CHECK(spanOfHeap((uintptr_t)big) == bs && bs->sweepgen == sg && big[0] == 0xab && big[99999] == 0xab,
+	      "sweepReclaim: the marked one kept");
+
+	void **fresh = mallocgc(t_pip.size, &t_pip, true);
+	ok = spanOfHeap((uintptr_t)fresh)->sweepgen == sg && fresh[0] == NULL && fresh[1] == NULL;
+	for (int i = 0; i < NSWEEP / 2; i += 2)
+		ok &= obj[i] != fresh;
+	CHECK(ok, "refill: a swept span, a free slot, zero");
+
+	pthread_t th[NSWEEPERS + 1];
+	for (int t = 0; t < NSWEEPERS; t++)
+		pthread_create(&th[t], NULL, sweeper, NULL);
+	pthread_create(&th[NSWEEPERS], NULL, sweepallocator, NULL);
+	for (int t = 0; t <= NSWEEPERS; t++)
+		pthread_join(th[t], NULL);
+	CHECK(isSweepDone(), "sweepers: the sweep done once no span is left and no sweeper is at one");
+	ok = true;
+	for (int i = 0; i < NSWEEP; i++) {
+		bool live = i < NSWEEP / 2 && i % 2 == 0;
+		ok &= live ? find(obj[i]) == (uintptr_t)obj[i] && obj[i][1] == (void *)(uintptr_t)(i + 1)
+			   : find(obj[i]) == 0;
+	}
+	CHECK(ok, "sweepers: every marked object intact, every other one free");
+	CHECK(gcstats.freedObjects - freed0 >= NSWEEP - NSWEEP / 4 + 1, "sweepers: the frees counted");
+	CHECK(sweepone() == UINTPTR_MAX && isSweepDone(), "sweepone: nothing left");
+	free(obj);
+}
+
 static void tests(void *arg) {
 	(void)arg;
 	CHECK(mallocgc(0, NULL, true) == (void *)&zerobase, "zerobase");
@@ -406,6 +511,7 @@ static void tests(void *arg) {
 	test_many();
 	test_threads();
 	test_scavenge();
+	test_sweep();
 	printf(fails ? "FAIL: %d\n" : "PASS\n", fails);
 	fflush(stdout);
 	_exit(fails ? 1 : 0);
