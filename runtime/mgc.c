@@ -356,7 +356,7 @@ static void gcMarkTermination(void) {
 	mcache_unlockNop();
 	uint64_t marked = __atomic_load_n(&gcstats.markedBytes, __ATOMIC_RELAXED);
 	__atomic_store_n(&memstats.heap_live, marked, __ATOMIC_RELAXED);
-	gcControllerEndCycle(marked); /* the next goal (mgcpacer.c) */
+	gcControllerEndCycle(marked, cycle.after > cycle.before ? cycle.after - cycle.before : 0); /* the next goal (mgcpacer.c) */
 	gcPaceSweeper(__atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED));
 	gcPaceScavenger(inuse);
 	gcshrink(); /* stack.c heeds gcshrinkstackoff */

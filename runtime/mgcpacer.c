@@ -8,6 +8,8 @@
  * heap, the next starts when M × (1 + GLGC/100) bytes are in use, and not
  * before 4 MiB.  GLGC=off (debug.SetGCPercent(-1)) removes it.  It is
  * computed once per cycle, and again when SetGCPercent changes GLGC.
+ * A concurrent mark starts ahead of it, at the trigger (triggerFor), so
+ * that what the program allocates while it marks fits under the goal.
  *
  * The memory limit (Go 1.19's GOMEMLIMIT, here GLMEMLIMIT and
  * debug.SetMemoryLimit): a soft bound on all the memory the runtime holds
@@ -65,6 +67,7 @@ extern int64_t gl_memorylimit; /* stdlib.c: GLMEMLIMIT, SetMemoryLimit; INT64_MA
  * stopped; the limiter's fields there too, and read by gcnoteAlloc. */
 static struct {
 	uint64_t heapMarked;    /* live heap the last cycle found */
+	uint64_t markGrowth;    /* heap allocated while the last concurrent mark ran */
 	/* the CPU limiter: CPU-ns the collector took beyond its share */
 	int64_t debt;           /* >= 0, as of lastUpdate */
 	int64_t lastUpdate;     /* nanotime of the end of the last pause */
@@ -148,10 +151,27 @@ static uint64_t heapGoal(uint64_t gcgoal) {
 	return limitgoal < gcgoal ? limitgoal : gcgoal;
 }
 
+/* When a concurrent mark should start for goal: early enough that the
+ * heap the program allocates while it marks — as much as during the last
+ * mark — fits under the goal (Go 1.18's pacer estimates that runway from
+ * the scan work and its cons/mark ratio; gl measures it), but not before
+ * 70% nor after 95% of the way from the live heap to the goal (Go's
+ * bounds).  A stop-the-world mark allocates nothing: it starts at the
+ * goal. */
+static uint64_t triggerFor(uint64_t goal) {
+	uint64_t marked = pacer.heapMarked;
+	if (gl_debug.gcstoptheworld || goal == UINT64_MAX || goal <= marked)
+		return goal;
+	uint64_t runway = goal - marked;
+	uint64_t lo = marked + runway / 100 * 70, hi = marked + runway / 100 * 95;
+	uint64_t t = goal > pacer.markGrowth ? goal - pacer.markGrowth : 0;
+	return t < lo ? lo : t > hi ? hi : t;
+}
+
 /* Set the trigger and NextGC from heapMarked and GLGC. */
 static void gcControllerCommit(void) {
 	uint64_t goal = gcPercentHeapGoal(pacer.heapMarked);
-	__atomic_store_n(&gcstats.trigger, goal, __ATOMIC_RELAXED);
+	__atomic_store_n(&gcstats.trigger, triggerFor(goal), __ATOMIC_RELAXED);
 	__atomic_store_n(&gcstats.nextGC, heapGoal(goal), __ATOMIC_RELAXED);
 }
 
@@ -188,7 +208,8 @@ void gcLimiterUpdate(int64_t t0, int64_t tend) {
 
 /* The end of a cycle, world stopped, the sweep done: the goals from the
  * live bytes it marked. */
-void gcControllerEndCycle(uint64_t marked) {
+void gcControllerEndCycle(uint64_t marked, uint64_t markGrowth) {
 	pacer.heapMarked = marked;
+	pacer.markGrowth = markGrowth;
 	gcControllerCommit();
 }

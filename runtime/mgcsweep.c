@@ -72,15 +72,22 @@ static inline bool bit(const uint8_t *b, uint32_t i) {
 }
 
 /* Sweep a small-object span: free its unmarked slots, swap its bitmaps.
- * Returns the number of live slots. */
+ * Returns the number of live slots.  A 64-slot word of bits at a time:
+ * the slots allocated and unmarked are alloc & ~mark, where a slot below
+ * freeindex counts as allocated whatever its alloc bit says (mheap.h). */
 static uint32_t sweepsmall(mspan *s) {
 	uint32_t live = 0, freed = 0;
-	for (uint32_t i = 0; i < s->nelems; i++) {
-		bool alloc = i < s->freeindex || bit(s->allocBits, i);
-		if (bit(s->gcmarkBits, i))
-			live++;
-		else if (alloc) {
-			freeslot(s, i);
+	for (uint32_t base = 0; base < s->nelems; base += 64) {
+		uint64_t alloc, mark;
+		memcpy(&alloc, s->allocBits + base / 8, 8);
+		memcpy(&mark, s->gcmarkBits + base / 8, 8);
+		if (s->freeindex > base)
+			alloc |= s->freeindex - base >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (s->freeindex - base)) - 1;
+		if (s->nelems - base < 64)
+			alloc &= ((uint64_t)1 << (s->nelems - base)) - 1;
+		live += (uint32_t)__builtin_popcountll(mark);
+		for (uint64_t dead = alloc & ~mark; dead != 0; dead &= dead - 1) {
+			freeslot(s, base + (uint32_t)__builtin_ctzll(dead));
 			freed++;
 		}
 	}

@@ -125,22 +125,8 @@ void mSpanList_remove(mSpanList *l, mspan *s) {
 
 /* ---- the index ---- */
 
-static inline uintptr_t pageIndex(uintptr_t p) {
-	return (p >> pageShift) & (pagesPerArena - 1);
-}
-
-mspan *spanOf(uintptr_t p) {
-	heapArena *ha = arenaOf(p);
-	return ha != NULL ? ha->spans[pageIndex(p)] : NULL;
-}
-
-mspan *spanOfHeap(uintptr_t p) {
-	mspan *s = spanOf(p);
-	if (s == NULL || s->state != mSpanInUse || p < s->startAddr ||
-	    p - s->startAddr >= s->npages * pageSize)
-		return NULL;
-	return s;
-}
+/* spanOf and spanOfHeap are inline in mheap.h: the marker calls them
+ * for every pointer it follows. */
 
 /* spans[] of pages [base, base + npages*pageSize) := s. */
 static void setSpans(uintptr_t base, uintptr_t npages, mspan *s) {

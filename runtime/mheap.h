@@ -303,8 +303,23 @@ static inline heapArena *arenaOf(uintptr_t p) {
 void mheap_init(void);
 mspan *mheap_alloc(uintptr_t npages, spanClass spc);       /* locks; NULL never (throws) */
 void mheap_freeSpan(mspan *s);                              /* locks */
-mspan *spanOf(uintptr_t p);     /* the span p's page belongs to, any state, or NULL */
-mspan *spanOfHeap(uintptr_t p); /* the in-use span containing p, or NULL */
+static inline uintptr_t pageIndex(uintptr_t p) {
+	return (p >> pageShift) & (pagesPerArena - 1);
+}
+
+/* The span p's page belongs to, any state, or NULL. */
+static inline mspan *spanOf(uintptr_t p) {
+	heapArena *ha = arenaOf(p);
+	return ha != NULL ? ha->spans[pageIndex(p)] : NULL;
+}
+
+/* The in-use span containing p, or NULL. */
+static inline mspan *spanOfHeap(uintptr_t p) {
+	mspan *s = spanOf(p);
+	if (s == NULL || s->state != mSpanInUse || p < s->startAddr || p - s->startAddr >= s->npages * pageSize)
+		return NULL;
+	return s;
+}
 /* Give free pages back to the kernel (mgcscavenge.c says when): at
  * least nbytes if there are that many, the highest addresses first and
  * whole huge pages first; returns the bytes newly released.  Takes

@@ -544,7 +544,7 @@ void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */
 /* mgcpacer.c: the goals and the CPU limiter */
 void gcControllerInit(void);
 void gcControllerChanged(void);               /* after SetGCPercent, SetMemoryLimit */
-void gcControllerEndCycle(uint64_t marked);   /* world stopped, swept */
+void gcControllerEndCycle(uint64_t marked, uint64_t markGrowth); /* world stopped: marked bytes, heap allocated while marking */
 void gcLimiterUpdate(int64_t t0, int64_t tend); /* the cycle's pause */
 void mcache_flushAll(void);   /* malloc.c */
 void mcache_unlockNop(void);

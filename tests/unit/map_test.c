@@ -85,14 +85,7 @@ __thread G *tls_g __attribute__((tls_model("initial-exec"))) = &theG;
  * nested hashes, comparisons and generic evacuations there). */
 void systemstack(void (*fn)(void *), void *arg) { fn(arg); }
 
-/* the write barrier's heap side (mbarrier.c): never reached here, as the
- * barrier is off (writeBarrier.enabled is only set by GLDEBUG=wbforce) */
-void gcShadeBuf(const uintptr_t *p, uint64_t n) {
-	(void)p;
-	(void)n;
-}
-struct mspan *spanOfHeap(uintptr_t p) { (void)p; return NULL; }
-bool heapBitsIsPointer(uintptr_t a) { (void)a; return false; }
+/* the write barrier's heap side (mbarrier.c): tests/unit/heapstub.c */
 
 /* theG.stackguard0 is 0, so no stack check ever fails. */
 void gl_morestackneed(G *g, uintptr_t need) {
