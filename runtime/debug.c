@@ -108,9 +108,8 @@ static void setTraceback(const char *s) {
 }
 
 void parsedebugvars(void) {
-	/* gl's defaults where they are not 0: the collector marks with the
-	 * world stopped until its concurrent mark is proven (issue 13) */
-	gl_debug.gcstoptheworld = 1;
+	/* gl's defaults where they are not 0: none today (the collector's
+	 * mark is concurrent, as Go's: gcstoptheworld=0) */
 	const char *s = getenv("GLDEBUG");
 	while (s != NULL && *s != 0) {
 		const char *end = strchr(s, ',');

@@ -2,8 +2,9 @@
  * mgc.c — the garbage collector's driver (Go's mgc.go): when a cycle
  * starts, its phases, the pacer, runtime.GC; and the collector's roots.
  *
- * A cycle, with the world stopped from start to end (the default, and
- * runtime.GC's; the concurrent mark is below):
+ * A cycle with the world stopped for the whole mark (runtime.GC's, and
+ * every cycle under GLDEBUG=gcstoptheworld=1; the default cycle marks
+ * concurrently, below):
  *
  *   1. stop the world (every P parked at a safe point, proc.c);
  *   2. finish the last cycle's sweep (mgcsweep.c, finishsweep_m):
@@ -382,7 +383,7 @@ static void gcMarkTermination(void) {
 /* A whole cycle with the world stopped, on g0: runtime.GC's, and every
  * cycle under GLDEBUG=gcstoptheworld=1. */
 static void gc_m(void *arg) {
-	cycle.forced = *(bool *)arg;
+	cycle.forced = arg != NULL; /* by value: see runtime_GC */
 	cycle.t0 = cycle.t1 = nanotime();
 	cycle.pausens = 0;
 	finishsweep_m();
@@ -473,10 +474,11 @@ static void gcStartMark_m(void) {
 	cycle.pausens = cycle.t1 - cycle.t0;
 }
 
-/* The last pause, on g0 with the world stopped: finish cycle *arg (or
- * whatever cycle is marking, for NULL), unless it is over already. */
+/* The last pause, on g0 with the world stopped: finish the cycle whose
+ * number arg is (or whatever cycle is marking, for NULL), unless it is
+ * over already. */
 static void gcMarkDone_m(void *arg) {
-	if (!gcMarking() || (arg != NULL && *(uint32_t *)arg != gccycle))
+	if (!gcMarking() || (arg != NULL && (uint32_t)(uintptr_t)arg != gccycle))
 		return;
 	cycle.t2 = nanotime();
 	for (int32_t i = 0; i < gomaxprocs; i++)
@@ -504,7 +506,9 @@ static void gcAfterTermination_m(void *arg) {
 /* gcMarkDone from a goroutine: stop the world for it. */
 static void gcMarkDone(uint32_t c) {
 	stopTheWorld("GC mark termination");
-	systemstack(gcMarkDone_m, &c);
+	/* the cycle by value: stopTheWorld may have moved this stack
+	 * (DESIGN.md S4), and cycles count from 1, so it is never NULL */
+	systemstack(gcMarkDone_m, (void *)(uintptr_t)c);
 	startTheWorld();
 	systemstack(gcAfterTermination_m, NULL);
 	wakefing();
@@ -661,8 +665,7 @@ static void gcStartTry_m(void *arg) {
 	if (marking)
 		gcMarkDone_m(NULL);
 	else if (gl_debug.gcstoptheworld) {
-		bool forced = false;
-		gc_m(&forced);
+		gc_m(NULL);
 	} else
 		gcStartMark_m();
 	startTheWorld_m();
@@ -703,11 +706,11 @@ static void finishsweep_sys(void *arg) {
 /* runtime.GC(): a cycle now, after any other stop-the-world. */
 void runtime_GC(G *g) {
 	(void)g;
-	bool forced = true;
 	stopTheWorld("GC (forced)");
 	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
 	systemstack(gcMarkDone_m, NULL); /* the cycle under way, if any */
-	systemstack(gc_m, &forced);
+	systemstack(gc_m, (void *)1); /* forced; a flag, not an address into this
+				       * stack, which stopTheWorld may have moved (S4) */
 	startTheWorld();
 	/* and sweeps it all before it returns, as Go's runtime.GC: what it
 	 * freed is free, its finalizers are queued, the profile published */

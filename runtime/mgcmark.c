@@ -10,7 +10,7 @@
  * it.
  *
  * Marking runs either with the world stopped for the whole cycle
- * (GLDEBUG=gcstoptheworld=1, today's default) or concurrently with the
+ * (GLDEBUG=gcstoptheworld=1) or, by default, concurrently with the
  * program (mgc.c's gcStart): then the roots are greyed with the world
  * stopped, and the program runs again while the background worker drains
  * the grey objects, with the write barrier on.  The tri-color invariant

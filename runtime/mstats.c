@@ -80,7 +80,15 @@ static void readMemStats(MemStats *m) {
  * show more heap allocated than in use. */
 void runtime_readMemStats(G *g, MemStats *m) {
 	(void)g;
+	/* m may lie in this goroutine's stack, which may move while
+	 * stopTheWorld waits for another stop (S4): kept as an offset from
+	 * the stack's top meanwhile */
+	G *gp = getg();
+	bool onstack = (uintptr_t)m >= gp->stack.lo && (uintptr_t)m < gp->stack.hi;
+	uintptr_t off = gp->stack.hi - (uintptr_t)m;
 	stopTheWorld("read mem stats");
+	if (onstack)
+		m = (MemStats *)(getg()->stack.hi - off);
 	readMemStats(m);
 	startTheWorld();
 }

@@ -729,8 +729,8 @@ typedef struct gl_debugvars {
 	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
 	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */
 	int32_t gccheckmark;     /* mark twice and compare (mgc.c) */
-	int32_t gcstoptheworld;  /* 1: mark with the world stopped (gl's default until the
-				  * concurrent mark is proven), 0: concurrently (mgc.c) */
+	int32_t gcstoptheworld;  /* 0: mark concurrently (the default, as Go's); 1: with the
+				  * world stopped; 2: sweep in the pause too (mgc.c) */
 	int32_t scavtrace;       /* a line per cycle on the scavenger's work (mgcscavenge.c) */
 	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
 				  * (GLDEBUG=preemptpacing=fixed|adaptive) */

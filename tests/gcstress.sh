@@ -6,9 +6,10 @@
 # (gccheckmark: a missed root or a wrong pointer bit throws) — at
 # GLMAXPROCS=1, 2, 4 and 8 (at 2 and 8 with the write barrier on all the
 # time, wbforce: every barrier glc emits and the runtime's typed copies
-# take their slow paths), and once more with every stack moved at every
-# function entry and park (stackforcemove); then all of it again with the
-# mark concurrent (gcstoptheworld=0).  The outputs must still equal
+# take their slow paths), with the mark stopping the world
+# (gcstoptheworld=1); then all of it again with the mark concurrent (the
+# default), and once more with every stack moved at every function entry
+# and park (stackforcemove).  The outputs must still equal
 # the goldens.  The programs: those that keep pointers in every kind of
 # place (stacks of parked goroutines, channels, maps, closures, interfaces,
 # defers and panics), those that allocate the most, and one that gives
@@ -27,10 +28,10 @@ status=0
 for p in 1 2 4 8; do
 	wb=
 	[ $p = 2 ] || [ $p = 8 ] && wb=,wbforce=1
-	echo "GLMAXPROCS=$p GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1$wb"
-	GLMAXPROCS=$p GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1$wb "$here/run.py" $progs || status=1
+	echo "GLMAXPROCS=$p GLDEBUG=gcstoptheworld=1,gcstress=7,clobberfree=1,gccheckmark=1$wb"
+	GLMAXPROCS=$p GLDEBUG=gcstoptheworld=1,gcstress=7,clobberfree=1,gccheckmark=1$wb "$here/run.py" $progs || status=1
 done
-# The concurrent mark (GLDEBUG=gcstoptheworld=0; mgc.c): the same, the
+# The concurrent mark (the default, gcstoptheworld=0; mgc.c): the same, the
 # barrier and allocate-black doing their work while the program runs, and
 # gccheckmark also checking after each concurrent mark that every root the
 # program can see points to a marked object.
