@@ -367,6 +367,9 @@ struct G {
 	bool asyncSafePoint;     /* stopped by asyncPreempt: the innermost frame
 				  * is scanned conservatively, the stack must
 				  * not move */
+	bool allocSafePoint;     /* stopped in an allocation's slow path
+				  * (preempt.c allocPreempt): the stack must
+				  * not move */
 	uint32_t suspendclaim;   /* atomic: a suspendG caller owns this G; it
 				  * may not start running (execute waits) */
 	uintptr_t *asyncregs;    /* while stopped by asyncPreempt: its register

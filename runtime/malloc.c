@@ -175,6 +175,8 @@ static GL_NOINLINE void *mallocslow(uint64_t size, const GlType *typ, bool needz
 	 * is in a, in this frame, which the collector scans word by word */
 	if (GL_UNLIKELY(wantcycle()))
 		gcTrigger();
+	if (GL_UNLIKELY(getg()->preempt)) /* a stop-the-world waits for this G */
+		allocPreempt();
 	return (void *)a.x;
 }
 
@@ -275,6 +277,8 @@ static GL_NOINLINE void *largeAlloc(uint64_t size, const GlType *typ, bool nosca
 	systemstack(largeAlloc_m, &a);
 	if (GL_UNLIKELY(wantcycle()))
 		gcTrigger(); /* as in mallocslow */
+	if (GL_UNLIKELY(getg()->preempt))
+		allocPreempt();
 	return (void *)a.x;
 }
 

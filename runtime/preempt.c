@@ -243,6 +243,36 @@ void asyncPreempt2(uintptr_t *regs) {
 	gp->asyncSafePoint = false;
 }
 
+/* A request to stop, seen on the way out of an allocation's slow path
+ * (malloc.c), Go's yield in gcAssistAlloc ("if gp.preempt { Gosched() }").
+ * A loop that allocates large objects spends nearly all its time in the
+ * runtime's C — the allocator, memmove, page faults — where a SIGURG is
+ * refused (not an async safe point), and in gl code too briefly for the
+ * signal to land there: a stop-the-world or a suspendG could wait for it
+ * for seconds while the heap grows (Go's test/init1.go: a gigabyte).  The
+ * slow path is a synchronous safe point, as a prologue is: only on the
+ * goroutine's own stack, with a P, no runtime lock held and not printing.
+ * Its runtime C frames hold no stack map; the scan reads them word by
+ * word (syncframe), and the stack must not move meanwhile (gcc may keep
+ * the address of a C local in a callee-saved register): allocSafePoint
+ * tells isShrinkStackSafe so. */
+void allocPreempt(void) {
+	G *gp = getg();
+	M *mp = gp->m;
+	if (gp != mp->curg || mp->p == NULL || !canpreemptm(mp))
+		return;
+	gp->preempt = false;
+	gp->stackguard0 = stackguard(gp);
+	gp->preemptneed = 0;
+	gp->allocSafePoint = true;
+	if (gp->preemptStop)
+		mcall(preemptPark);
+	else
+		mcall(gopreempt_m);
+	gp = getg(); /* S9: perhaps another M */
+	gp->allocSafePoint = false;
+}
+
 /* ---- suspendG / resumeG ---- */
 
 static bool usemembarrier; /* registered: claimants fence, execute does not */

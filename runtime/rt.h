@@ -472,6 +472,7 @@ void shrinkstack(G *g);
 bool isShrinkStackSafe(G *g);
 void shrinkstacks(void); /* every G that qualifies; world stopped, on g0 */
 uintptr_t stackguard(G *g); /* the stackguard0 g should have */
+void allocPreempt(void);     /* preempt.c: a stop request, at an allocation */
 bool stackguardpage(uintptr_t addr);
 /* stackpoison.c: the stacks of GLDEBUG=stackforcemove */
 GlStack stackallocforcemove(uint64_t n);

@@ -550,14 +550,16 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
  * (Gpreempted, or any status with g->asyncSafePoint: asyncPreempt
  * stopped it at an arbitrary instruction, its innermost C frame is
  * scanned conservatively and may hold stack addresses in registers, as
- * Go's asyncSafePoint), nor between gopark and the unlockf that publishes
+ * Go's asyncSafePoint; or g->allocSafePoint: stopped in an allocation,
+ * below runtime C frames that gcc may address through saved registers),
+ * nor between gopark and the unlockf that publishes
  * its sudogs (parkingOnChan: a sender may be writing through one without
  * the channel lock copystack would take), nor while it stops the world
  * (Gwaiting inside systemstack, proc.c: runtime C frames below hold
  * addresses into its stack). */
 bool isShrinkStackSafe(G *g) {
 	uint32_t s = readgstatus(g);
-	return (s == Gwaiting || s == Grunnable) && g->sched.sp != 0 && !g->asyncSafePoint &&
+	return (s == Gwaiting || s == Grunnable) && g->sched.sp != 0 && !g->asyncSafePoint && !g->allocSafePoint &&
 	       __atomic_load_n(&g->parkingOnChan, __ATOMIC_ACQUIRE) == 0 &&
 	       !(s == Gwaiting && g->waitreason == waitReasonStoppingTheWorld);
 }
