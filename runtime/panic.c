@@ -242,10 +242,13 @@ GL_NOINLINE __attribute__((section("glpanic"))) void gopanic(G *g, GlEface e) {
 /* defer fn() in the function whose data frame is frame. */
 void gl_deferproc(G *g, GlFrame *frame, GlFunc *fn) {
 	uintptr_t frameoff = stackoff(g, frame), fnoff = stackoff(g, fn);
-	GlDefer *d = mallocgc(sizeof(GlDefer), &gltype_defer, true); /* may move the stack, one day */
+	GlDefer *d = mallocgc(sizeof(GlDefer), &gltype_defer, true); /* may park, and the stack move */
 	d->frame = stackptr(g, frame, frameoff);
-	d->fn = stackptr(g, fn, fnoff);
-	d->link = g->_defer;
+	/* d may be black (allocated while the collector marks) and this
+	 * stack grey: the barrier shades what goes into d, or a closure
+	 * held only here could stay white under a marked record */
+	writebarrierptr((void **)&d->fn, stackptr(g, fn, fnoff));
+	writebarrierptr((void **)&d->link, g->_defer);
 	g->_defer = d;
 }
 
