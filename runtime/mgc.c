@@ -286,8 +286,12 @@ static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t b
 	printnl();
 }
 
-static void gcshrink(void) {
-	shrinkstacks();
+/* The stacks: a concurrent cycle shrank each as it scanned it
+ * (gcScanStack, Go's scanstack); a stop-the-world one shrinks them all
+ * here, with the world stopped. */
+static void gcshrink(bool all) {
+	if (all)
+		shrinkstacks();
 	gfreestacks();
 	for (int32_t i = 0; i < gomaxprocs; i++)
 		stackcache_clear(allp[i]);
@@ -339,6 +343,7 @@ static struct {
 	uint64_t before;  /* heap_live when it began */
 	uint64_t after;   /* heap_live when marking ended */
 	bool forced;
+	bool concurrent;  /* marked with the world running */
 } cycle;
 
 /* Mark termination (Go's gcMarkTermination): on g0, the world stopped,
@@ -360,7 +365,7 @@ static void gcMarkTermination(void) {
 	gcControllerEndCycle(marked, cycle.after > cycle.before ? cycle.after - cycle.before : 0); /* the next goal (mgcpacer.c) */
 	gcPaceSweeper(__atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED));
 	gcPaceScavenger(inuse);
-	gcshrink(); /* stack.c heeds gcshrinkstackoff */
+	gcshrink(!cycle.concurrent); /* stack.c heeds gcshrinkstackoff */
 	int64_t tend = nanotime();
 	int64_t pause = cycle.pausens + (tend - cycle.t2);
 	gcLimiterUpdate(tend - pause, tend);
@@ -384,6 +389,7 @@ static void gcMarkTermination(void) {
  * cycle under GLDEBUG=gcstoptheworld=1. */
 static void gc_m(void *arg) {
 	cycle.forced = arg != NULL; /* by value: see runtime_GC */
+	cycle.concurrent = false;
 	cycle.t0 = cycle.t1 = nanotime();
 	cycle.pausens = 0;
 	finishsweep_m();
@@ -407,13 +413,13 @@ static void gc_m(void *arg) {
  *     allocation started the cycle (its new object is in its innermost
  *     frames) — and the write barrier and allocate-black are switched on.
  *     The world starts.
- *   gcBgMarkWorker, a goroutine of the runtime: scans the stacks of the
- *     goroutines that are not running, one at a time, each claimed for
- *     the while (bgScanStacks), and drains the grey objects a slice at a
+ *   gcBgMarkWorker, a goroutine of the runtime: scans the goroutines'
+ *     stacks one at a time, each stopped by suspendG for the while and
+ *     shrunk then (bgScanStacks), and drains the grey objects a slice at a
  *     time (bgMarkSlice), yielding between slices, until nothing is grey.
  *   gcMarkDone, the world stopped again: every P's write-barrier buffer
- *     is flushed, the stacks left (goroutines that were running) are
- *     scanned, the runtime's own records (written without barriers) and
+ *     is flushed, the stacks left (a stop-the-world cut the worker's
+ *     round short, or goroutines were made since) are scanned, the runtime's own records (written without barriers) and
  *     finalizers are greyed again, and the rest drained; the barrier goes
  *     off; gcMarkTermination starts the sweep.
  *
@@ -451,6 +457,7 @@ static void scanleftstacks(uint32_t c) {
 /* The first pause, on g0 with the world stopped. */
 static void gcStartMark_m(void) {
 	cycle.forced = false;
+	cycle.concurrent = true;
 	cycle.t0 = nanotime();
 	finishsweep_m();
 	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
@@ -527,24 +534,26 @@ typedef struct bgslice {
 	bool stacksdone; /* every stack of the cycle scanned */
 } bgslice;
 
-/* Scan the stacks of cycle c's goroutines that are stopped — parked,
- * runnable, in a system call — one at a time, each claimed for the
- * while (trysuspendG); true if every stack is done.  A running goroutine
- * is not asked to stop (Go's suspendG would preempt it): its stack waits
- * for a later slice, or for mark termination. */
+/* Scan the stacks of cycle c's goroutines one at a time, each stopped
+ * and claimed for the while by suspendG (preempt.c): a parked, runnable
+ * or syscall goroutine at once, a running one by asking it to stop at its
+ * next safe point — a prologue, an allocation, or wherever SIGURG finds
+ * it in gl code (seed 004's mechanism; bench/stall measures it).  The
+ * stack is shrunk then, if it uses little of itself.  Stops early, false,
+ * when someone waits to stop the world: this worker's P is the one it
+ * waits for. */
 static bool bgScanStacks(uint32_t c) {
 	G *self = getm()->curg;
-	bool done = true;
 	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
 	for (int64_t i = 0; i < n; i++) {
 		G *gp = allgs[i];
 		if (gp == self || __atomic_load_n(&gp->gcscancycle, __ATOMIC_ACQUIRE) == c)
 			continue;
-		suspendGState st = trysuspendG(gp);
-		if (st.g == NULL) {
-			done = done && st.dead;
-			continue;
-		}
+		if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) || !gcMarking())
+			return false;
+		suspendGState st = suspendG(gp, 0);
+		if (st.g == NULL)
+			continue; /* dead */
 		if (gp->gcscancycle != c) {
 			gcDrainLock();
 			gcScanStack(gp, c);
@@ -552,7 +561,7 @@ static bool bgScanStacks(uint32_t c) {
 		}
 		resumeG(st);
 	}
-	return done;
+	return true;
 }
 
 /* One slice of the worker's time, on g0: the stacks not scanned yet,
@@ -567,8 +576,11 @@ static void bgMarkSlice_m(void *arg) {
 	gcDrainLock();
 	do
 		a->more = gcMarking() && a->cycle == gccycle && gcDrainN(64 << 10);
-	while (a->more && nanotime() < end);
+	while (a->more && nanotime() < end && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
 	gcDrainUnlock();
+	/* stacks left for a later slice (a stop-the-world came first) */
+	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
+		a->more = true;
 }
 
 static bool parkworker_unlock(G *gp, void *arg) {

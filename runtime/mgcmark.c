@@ -336,10 +336,13 @@ void gcMarkRootsNoStacks(void) {
 }
 
 /* Grey what gp's stack points to, for the concurrent mark of cycle c,
- * and stamp it scanned.  The caller holds drainlock and has gp stopped
- * (claimed by trysuspendG, or the world stopped). */
+ * and stamp it scanned; then shrink it if it uses little of itself (Go's
+ * scanstack: the one moment the collector owns the stack anyway;
+ * shrinkstack checks it may).  The caller holds drainlock and has gp
+ * stopped (claimed by suspendG, or the world stopped). */
 void gcScanStack(G *gp, uint32_t c) {
 	gcscanstack(gp, markslot, markslot, NULL);
+	shrinkstack(gp);
 	gp->gcscancycle = c;
 	__atomic_fetch_add(&gcstats.stacks, 1, __ATOMIC_RELAXED);
 }

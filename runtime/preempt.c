@@ -414,6 +414,7 @@ suspendGState suspendG(G *gp, int64_t deadline) {
 		bool stopped = false;
 		switch (s) {
 		case Gdead:
+		case Gidle: /* a dead G that newproc1 is clearing for reuse: no stack yet */
 			return (suspendGState){NULL, true, false};
 		case Gcopystack: /* its own newstack or park is moving it */
 			break;
@@ -460,7 +461,7 @@ suspendGState suspendG(G *gp, int64_t deadline) {
 suspendGState trysuspendG(G *gp) {
 	uint32_t s = readgstatus(gp);
 	bool stopped = false;
-	if (s == Gdead)
+	if (s == Gdead || s == Gidle) /* Gidle: newproc1 clearing a dead G for reuse */
 		return (suspendGState){NULL, true, false};
 	if ((s == Grunnable || s == Gwaiting || s == Gpreempted || s == Gsyscall) && suspendclaim(gp, &stopped)) {
 		count(&pstats.suspends, 1);
