@@ -128,6 +128,12 @@ static void sampleAlloc(mcache *c, uintptr_t x, uint64_t size) {
 	int64_t rate = runtime_MemProfileRate;
 	if (rate <= 0)
 		return;
+	if (GL_UNLIKELY(__atomic_exchange_n(&c->preemptKick, false, __ATOMIC_RELAXED))) {
+		/* a kick, not a sample: a fresh countdown (the draw is
+		 * exponential, memoryless, so the profile stays unbiased) */
+		c->nextSample = nextSample();
+		return;
+	}
 	if (rate != 1 && size < c->nextSample) {
 		c->nextSample -= size;
 		return;
@@ -280,6 +286,24 @@ static GL_NOINLINE void *largeAlloc(uint64_t size, const GlType *typ, bool nosca
 	if (GL_UNLIKELY(getg()->preempt))
 		allocPreempt();
 	return (void *)a.x;
+}
+
+/* ---- stopping an allocating goroutine ---- */
+
+/* A stop request for the goroutine running on pp (preemptone, suspendG):
+ * its next small allocation takes the slow path, which is a safe point
+ * (allocPreempt).  Runtime C has no prologue check, and SIGURG is refused
+ * there, so a goroutine that mostly allocates — in mallocgc's fast path
+ * nearly all the time — could otherwise keep a stop-the-world or a stack
+ * scan waiting for as long as it runs; Go's mallocgc, Go code, checks at
+ * its prologue.  Zeroing the countdown from another thread races with the
+ * owner's own update of it: either may be lost, and then the request is
+ * repeated (the stopper asks again). */
+void allocKick(P *pp) {
+	if (pp == NULL || runtime_MemProfileRate <= 0)
+		return;
+	__atomic_store_n(&pp->mcache.preemptKick, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&pp->mcache.nextSample, 0, __ATOMIC_RELAXED);
 }
 
 /* ---- the interface ---- */

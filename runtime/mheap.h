@@ -194,6 +194,11 @@ typedef struct mcache {
 	 * the fast path subtracts each object's size and samples the
 	 * allocation that would take it below zero */
 	uint64_t nextSample;
+	/* a stop request for the goroutine on this P (allocKick): nextSample
+	 * was zeroed to send its next allocation down the slow path, where
+	 * it stops (allocPreempt); the slow path draws a new countdown
+	 * without taking a sample */
+	bool preemptKick;
 	/* objects allocated black while the collector marked (mgcmark.c's
 	 * gcmarknewobject), and their bytes: added to gcstats' marked counts
 	 * by releaseAll */

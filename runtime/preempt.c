@@ -374,6 +374,8 @@ static void suspendrequest(G *gp, pacing *pc) {
 		count(&pstats.requests, 1);
 	}
 	M *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
+	if (mp != NULL)
+		allocKick(__atomic_load_n(&mp->p, __ATOMIC_ACQUIRE)); /* malloc.c */
 	if (mp == NULL || gl_debug.asyncpreemptoff)
 		return;
 	/* A signal in flight (this suspendG's or anyone's): wait for its

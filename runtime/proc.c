@@ -1997,6 +1997,7 @@ static bool preemptone(P *pp) {
 	gp->preempt = true;
 	__atomic_store_n(&gp->stackguard0, GL_STACK_PREEMPT, __ATOMIC_RELEASE);
 	pp->preempt = true; /* the handler also honours the P's flag */
+	allocKick(pp);      /* and an allocation's slow path (malloc.c) */
 	preemptcountrequest();
 	if (!gl_debug.asyncpreemptoff)
 		preemptM(mp);
