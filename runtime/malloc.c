@@ -110,7 +110,11 @@ typedef struct mallocArgs {
 	uint8_t tinysize; /* a new tiny block for a piece of this size, or 0 */
 	bool counted;     /* the fast path counted it down the profile's countdown */
 	uintptr_t x;
-	mspan *s;
+	union { /* one word: mallocslow's frame must stay within its band (S7) */
+		mspan *s; /* mallocclear's span */
+		G *stopg; /* mallocslow, largeAlloc: stop this goroutine on the
+			   * way out (allocStopCheck) */
+	};
 } mallocArgs;
 
 /* Clear the slot if it may hold old data, and set its pointer bits. */
@@ -150,6 +154,28 @@ static inline void tinyInstall(mcache *c, uintptr_t x, uint64_t size) {
 	}
 }
 
+/* On g0, in a slow path whose arguments a lie in the caller's frame:
+ * whether the allocating goroutine has a stop request it can honour on
+ * its way out (preempt.c's allocPreempt) — a's address lies in its own
+ * stack (not g0's), it has a P, no runtime lock held, not printing.  If
+ * so the request is taken here, where there is room for the calls, and
+ * a->stopg says so: the goroutine stack band of mallocgc's callers has
+ * room for a switch, not for more (tests/stackusage.py). */
+static void allocStopCheck(mallocArgs *a) {
+	M *mp = getm();
+	G *gp = mp->curg;
+	a->stopg = NULL;
+	if (GL_LIKELY(gp == NULL || !__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED)))
+		return;
+	if ((uintptr_t)a < gp->stack.lo || (uintptr_t)a >= gp->stack.hi || mp->p == NULL || !canpreemptm(mp))
+		return;
+	gp->preempt = false;
+	gp->stackguard0 = stackguard(gp);
+	gp->preemptneed = 0;
+	gp->allocSafePoint = true;
+	a->stopg = gp;
+}
+
 static void mallocslow_m(void *arg) {
 	mallocArgs *a = arg;
 	uintptr_t x = mcache_nextFree(a->c, a->spc);
@@ -162,6 +188,7 @@ static void mallocslow_m(void *arg) {
 	if (!a->counted)
 		sampleAlloc(a->c, x, s->elemsize);
 	a->x = x;
+	allocStopCheck(a);
 }
 
 /* slowflags: the piece's size for a new tiny block, and this bit when
@@ -181,8 +208,8 @@ static GL_NOINLINE void *mallocslow(uint64_t size, const GlType *typ, bool needz
 	 * is in a, in this frame, which the collector scans word by word */
 	if (GL_UNLIKELY(wantcycle()))
 		gcTrigger();
-	if (GL_UNLIKELY(getg()->preempt)) /* a stop-the-world waits for this G */
-		allocPreempt();
+	if (GL_UNLIKELY(a.stopg != NULL)) /* a stop-the-world or a stack scan waits for it */
+		allocPreempt(a.stopg);
 	return (void *)a.x;
 }
 
@@ -271,6 +298,7 @@ static void largeAlloc_m(void *arg) {
 	sampleAlloc(c, a->x, s->elemsize);
 	if (pp == NULL)
 		unlock(&noplock);
+	allocStopCheck(a);
 }
 
 /* A large object: a span of its own, whole pages (Go's largeAlloc).
@@ -283,8 +311,8 @@ static GL_NOINLINE void *largeAlloc(uint64_t size, const GlType *typ, bool nosca
 	systemstack(largeAlloc_m, &a);
 	if (GL_UNLIKELY(wantcycle()))
 		gcTrigger(); /* as in mallocslow */
-	if (GL_UNLIKELY(getg()->preempt))
-		allocPreempt();
+	if (GL_UNLIKELY(a.stopg != NULL))
+		allocPreempt(a.stopg);
 	return (void *)a.x;
 }
 

@@ -251,26 +251,18 @@ void asyncPreempt2(uintptr_t *regs) {
  * signal to land there: a stop-the-world or a suspendG could wait for it
  * for seconds while the heap grows (Go's test/init1.go: a gigabyte).  The
  * slow path is a synchronous safe point, as a prologue is: only on the
- * goroutine's own stack, with a P, no runtime lock held and not printing.
+ * goroutine's own stack, with a P, no runtime lock held and not printing
+ * (malloc.c's allocStopCheck decides, on g0, and takes the request).
  * Its runtime C frames hold no stack map; the scan reads them word by
  * word (syncframe), and the stack must not move meanwhile (gcc may keep
  * the address of a C local in a callee-saved register): allocSafePoint
  * tells isShrinkStackSafe so. */
-void allocPreempt(void) {
-	G *gp = getg();
-	M *mp = gp->m;
-	if (gp != mp->curg || mp->p == NULL || !canpreemptm(mp))
-		return;
-	gp->preempt = false;
-	gp->stackguard0 = stackguard(gp);
-	gp->preemptneed = 0;
-	gp->allocSafePoint = true;
+void allocPreempt(G *gp) {
 	if (gp->preemptStop)
 		mcall(preemptPark);
 	else
 		mcall(gopreempt_m);
-	gp = getg(); /* S9: perhaps another M */
-	gp->allocSafePoint = false;
+	gp->allocSafePoint = false; /* the same G on whatever M (S9: no TLS here) */
 }
 
 /* ---- suspendG / resumeG ---- */

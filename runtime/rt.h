@@ -472,7 +472,7 @@ void shrinkstack(G *g);
 bool isShrinkStackSafe(G *g);
 void shrinkstacks(void); /* every G that qualifies; world stopped, on g0 */
 uintptr_t stackguard(G *g); /* the stackguard0 g should have */
-void allocPreempt(void);     /* preempt.c: a stop request, at an allocation */
+void allocPreempt(G *gp);    /* preempt.c: stop gp, at an allocation (malloc.c) */
 void allocKick(P *pp);       /* malloc.c: pp's next allocation takes the slow path */
 bool stackguardpage(uintptr_t addr);
 /* stackpoison.c: the stacks of GLDEBUG=stackforcemove */
