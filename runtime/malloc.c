@@ -132,9 +132,12 @@ static void sampleAlloc(mcache *c, uintptr_t x, uint64_t size) {
 	int64_t rate = runtime_MemProfileRate;
 	if (rate <= 0)
 		return;
-	if (GL_UNLIKELY(__atomic_exchange_n(&c->preemptKick, false, __ATOMIC_RELAXED))) {
+	if (GL_UNLIKELY(__atomic_load_n(&c->preemptKick, __ATOMIC_RELAXED))) {
 		/* a kick, not a sample: a fresh countdown (the draw is
-		 * exponential, memoryless, so the profile stays unbiased) */
+		 * exponential, memoryless, so the profile stays unbiased).  A
+		 * load, not an exchange, on this path taken at every refill: a
+		 * kick that lands between the two stores is simply repeated */
+		__atomic_store_n(&c->preemptKick, false, __ATOMIC_RELAXED);
 		c->nextSample = nextSample();
 		return;
 	}

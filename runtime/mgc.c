@@ -419,8 +419,8 @@ static void gc_m(void *arg) {
  *     time (bgMarkSlice), yielding between slices, until nothing is grey.
  *   gcMarkDone, the world stopped again: every P's write-barrier buffer
  *     is flushed, the stacks left (a stop-the-world cut the worker's
- *     round short, or goroutines were made since) are scanned, the runtime's own records (written without barriers) and
- *     finalizers are greyed again, and the rest drained; the barrier goes
+ *     round short) are scanned, the runtime's own records (written
+ *     without barriers) and finalizers are greyed again, and the rest drained; the barrier goes
  *     off; gcMarkTermination starts the sweep.
  *
  * A stack is scanned once: the barrier shades the pointer a store
