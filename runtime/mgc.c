@@ -373,7 +373,8 @@ static void gcMarkTermination(void) {
 	gcstats.pauseNs[gcstats.numgc % 256] = (uint64_t)pause;
 	gcstats.lastGC = (uint64_t)walltime();
 	gcstats.pauseEnd[gcstats.numgc % 256] = gcstats.lastGC;
-	gcstats.numgc++;
+	/* released: the scavenger reads numgc before the goal set above */
+	__atomic_store_n(&gcstats.numgc, gcstats.numgc + 1, __ATOMIC_RELEASE);
 	gcstats.numforcedgc += cycle.forced;
 	/* a request made while this cycle marked was for this cycle; one
 	 * for the next comes from the next goal */

@@ -38,7 +38,11 @@
  * that way once, paced by the clock).  When there is nothing
  * over the goal it parks until the next cycle (or a new memory limit);
  * sysmon then sleeps as long as it would without it (and a cycle's
- * startTheWorld wakes it).
+ * startTheWorld wakes it).  Over the goal with no free page is not a
+ * reason to park while the cycle's sweep is under way: the garbage is
+ * not free until it is swept, so it looks again every 10 ms until the
+ * sweep is done (parked there, it slept through the sweep of 300 MiB
+ * that runtime.GC had just found dead, on a loaded machine).
  *
  * The allocator helps (scavengeAssist, Go's in allocSpan): an allocation
  * that grew the heap past the goal releases up to what it grew by, one
@@ -62,6 +66,7 @@ enum {
 	scavengePercent = 1,     /* of one CPU for the background scavenger */
 	scavengeQuantum = 2 << 20,               /* a step: one huge page */
 	scavengeMinGapNS = 1000 * 1000,          /* between steps, at least */
+	sweepWaitNS = 10 * 1000 * 1000,          /* nothing free while sweeping: look again after */
 };
 
 /* The scavenger's state.  gcPercentGoal and released are written under
@@ -124,10 +129,12 @@ static uint64_t scavengeWanted(void) {
 	return want < pageSize ? 0 : want;
 }
 
-static void park(void) {
+/* Park until a cycle after gen or a limit other than limit: both read
+ * before the goal was, so a cycle that ends meanwhile unparks it. */
+static void park(uint32_t gen, int64_t limit) {
 	scavenger.parked = true;
-	scavenger.parkedgc = __atomic_load_n(&gcstats.numgc, __ATOMIC_RELAXED);
-	scavenger.parkedlimit = __atomic_load_n(&gl_memorylimit, __ATOMIC_RELAXED);
+	scavenger.parkedgc = gen;
+	scavenger.parkedlimit = limit;
 }
 
 static bool stillparked(void) {
@@ -144,16 +151,25 @@ int64_t bgscavenge(int64_t now) {
 	scavenger.parked = false;
 	if (now < scavenger.next)
 		return scavenger.next;
+	uint32_t gen = __atomic_load_n(&gcstats.numgc, __ATOMIC_ACQUIRE);
+	int64_t limit = __atomic_load_n(&gl_memorylimit, __ATOMIC_RELAXED);
 	uint64_t want = scavengeWanted();
 	if (want == 0) {
-		park();
+		park(gen, limit);
 		return INT64_MAX;
 	}
 	int64_t c0 = threadcputime();
 	uint64_t r = mheap_scavenge(want < scavengeQuantum ? want : scavengeQuantum);
 	int64_t t1 = nanotime(), cpu = threadcputime() - c0;
+	if (r == 0 && !isSweepDone()) {
+		/* nothing free yet, but the sweep under way is freeing the
+		 * cycle's garbage (Go's sweeper wakes the scavenger when
+		 * it finishes): look again soon */
+		scavenger.next = t1 + sweepWaitNS;
+		return scavenger.next;
+	}
 	if (r == 0) { /* everything free is released: the heap in use is over the goal */
-		park();
+		park(gen, limit);
 		return INT64_MAX;
 	}
 	__atomic_fetch_add(&scavenger.released, r, __ATOMIC_RELAXED);
