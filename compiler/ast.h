@@ -77,7 +77,10 @@ enum NodeKind {
 };
 
 /* directives on a function (//gl:...) */
-enum { DIR_NOINLINE = 1, DIR_NOSPLIT = 2 };
+/* DIR_WRAPPER: the function only passes a call on (reflect's callMakeFunc):
+ * its record has no name, so recover sees through its frame and
+ * tracebacks leave it out, as for glc's own wrappers */
+enum { DIR_NOINLINE = 1, DIR_NOSPLIT = 2, DIR_WRAPPER = 4 };
 
 struct Node {
 	int kind;

@@ -1258,6 +1258,159 @@ static const char *reflectcall(Type *sig, const char *sym) {
 	return name;
 }
 
+/* ---- reflect.MakeFunc's code, one per C shape of signature ----
+ *
+ * A func value made by reflect.MakeFunc is {code, its func type, the Go
+ * function} (stdlib/reflect/makefunc.gl).  The code must take the func
+ * type's C arguments, so it is emitted by glc; but its work does not
+ * depend on the types, only on which registers and stack slots they come
+ * in (the SysV x86-64 classes of each parameter), and the types are in
+ * the closure.  So it is emitted once per shape — "I" an integer
+ * eightbyte, "D" an SSE one, pairs of them for aggregates of 9 to 16
+ * bytes, "P" an aggregate passed by pointer (S5), "E" one of no size —
+ * and func(int, string) error and func(*T, []byte) (int, bool) share one
+ * (I_II__II).  A C parameter of the same classes is passed in the same
+ * place, and reflect_makeFuncArgs copies each argument out of its word(s)
+ * with its real type. */
+
+/* The classes of the eightbytes of t at offset off: bit 1 INTEGER data,
+ * bit 2 SSE (a float or complex), merged as SysV does. */
+static void eightbytes(Type *t, int64_t off, int *cls) {
+	Type *u = under(t);
+	layout(u);
+	switch (u->kind) {
+	case T_FLOAT32: case T_FLOAT64: case T_COMPLEX64:
+		cls[off / 8] |= 2;
+		return;
+	case T_COMPLEX128:
+		cls[off / 8] |= 2, cls[off / 8 + 1] |= 2;
+		return;
+	case T_STRING: case T_INTERFACE:
+		cls[off / 8] |= 1, cls[off / 8 + 1] |= 1;
+		return;
+	case T_STRUCT: case T_TUPLE:
+		for (int i = 0; i < u->fields.n; i++) {
+			Field *f = u->fields.v[i];
+			eightbytes(f->type, off + f->offset, cls);
+		}
+		return;
+	case T_ARRAY:
+		for (int64_t i = 0; i < u->len; i++)
+			eightbytes(u->elem, off + i * tsize(u->elem), cls);
+		return;
+	default:
+		cls[off / 8] |= 1;
+		return;
+	}
+}
+
+/* The shape of a parameter or direct result of type t. */
+static const char *shapeof(Type *t) {
+	if (bypointer(t))
+		return "P";
+	int64_t size = tsize(t);
+	if (size == 0)
+		return "E";
+	int cls[2] = {0, 0};
+	eightbytes(t, 0, cls);
+	char buf[3] = {0};
+	for (int k = 0; k < (size + 7) / 8; k++)
+		buf[k] = cls[k] & 1 ? 'I' : 'D';
+	return xstrdup(buf);
+}
+
+/* The C type of a shape (runtime/gl.h). */
+static const char *shapectype(const char *sh) {
+	if (!strcmp(sh, "I"))
+		return "uint64_t";
+	if (!strcmp(sh, "D"))
+		return "double";
+	if (!strcmp(sh, "P"))
+		return "const void *";
+	return xprintf("GlShape%s", sh);
+}
+
+static Vec mfdone; /* shapes emitted in unit mfunit */
+static int mfunit = -1;
+
+/* GlType.makefunc of the func type sig: the code of its shape. */
+static const char *reflectmakefunc(Type *sig) {
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	int nin = sig->fields.n;
+	Buf sh = {0};
+	for (int i = 0; i < nin; i++)
+		bprintf(&sh, "%s_", shapeof(((Field *)sig->fields.v[i])->type));
+	bprintf(&sh, "_%s", mode == R_VOID ? "V" : mode == R_OUT ? "O" : shapeof(rt));
+	const char *name = xprintf("glmakefunc_%s", bstr(&sh));
+	if (mfunit != unitid)
+		mfdone.n = 0, mfunit = unitid;
+	for (int i = 0; i < mfdone.n; i++)
+		if (!strcmp(mfdone.v[i], name))
+			return name;
+	vpush(&mfdone, (void *)name);
+
+	const char *rc = mode == R_DIRECT ? shapectype(shapeof(rt)) : "void";
+	Buf params = {0}, pins = {0}, block = {0}, copies = {0}, fx = {0}, b = {0};
+	bput(&params, "G *g, GlFunc *ctx");
+	if (mode == R_OUT)
+		bput(&params, ", void *out"), bput(&fx, "GL_FIXPARAM(g, out); ");
+	for (int i = 0; i < nin; i++) {
+		const char *s = shapeof(((Field *)sig->fields.v[i])->type), *ct = shapectype(s);
+		bprintf(&params, ", %s p%d", ct, i);
+		if (!strcmp(s, "P")) { /* a pointer into the caller's frame */
+			bprintf(&fx, "GL_FIXPARAM(g, p%d); ", i);
+			bprintf(&copies, "\targs->src[%d] = p%d;\n", i, i);
+		} else if (!strcmp(s, "E")) {
+			bprintf(&copies, "\targs->src[%d] = args;\n", i);
+		} else {
+			const char *v = xprintf("p%d", i);
+			if (strlen(s) == 2) { /* an aggregate: read before the check (bindparam) */
+				bprintf(&pins, "\t%s p%d_r;\n\tGL_PARAMPIN(p%d_r, p%d);\n", ct, i, i, i);
+				v = xprintf("p%d_r", i);
+			}
+			bprintf(&block, "\t%s a%d;\n", ct, i);
+			bprintf(&copies, "\targs->a%d = %s;\n\targs->src[%d] = &args->a%d;\n", i, v, i, i);
+		}
+	}
+	const char *bs = xprintf("struct %s__args", name);
+	bprintf(&b, "/* reflect.MakeFunc's code for func types of the shape %s (compiler/emit.c) */\n", bstr(&sh));
+	if (nin > 0)
+		bprintf(&b, "%s {\n%s\tconst void *src[%d];\n};\n", bs, bstr(&block), nin);
+	bprintf(&b, "GL_WRAPPER static %s %s(%s) {\n\tGL_PCLINE(%s__info, 0);\n%s", rc, name, bstr(&params), name, bstr(&pins));
+	bprintf(&b, "\tGL_STACKCHECK(g, %s, %s);\n", nin > 0 ? xprintf("sizeof(%s)", bs) : "0", bstr(&fx));
+	bput(&b, "\tconst GlType *ft = ((const GlType *const *)ctx)[1];\n");
+	if (mode == R_OUT)
+		bput(&b, "\tuintptr_t outoff = (uintptr_t)out - g->stack.lo < g->stack.hi - g->stack.lo ? g->stack.hi - (uintptr_t)out : 0;\n");
+	if (nin > 0)
+		bprintf(&b, "\t%s *args = __builtin_alloca(GL_OPAQUE(sizeof(%s)));\n%s"
+			    "\tvoid *a = reflect_makeFuncArgs(g, ft, args->src);\n", bs, bs, bstr(&copies));
+	bprintf(&b, "\tvoid *const *r = gl_callMakeFunc(g, ctx, %s);\n", nin > 0 ? "a" : "0");
+	const char *zero = mode == R_DIRECT ? xprintf("{ %s z = {0}; return z; }", rc) : "return;";
+	bprintf(&b, "\tif (GL_UNLIKELY(g->unwinding)) %s\n", zero);
+	if (mode == R_OUT) {
+		bput(&b, "\tif (outoff != 0) out = (void *)(g->stack.hi - outoff);\n");
+		bput(&b, "\treflect_makeFuncResults(g, ft, r, out);\n");
+	} else if (mode == R_DIRECT) {
+		/* alloca'd now, after the call that may have moved the stack */
+		bprintf(&b, "\t%s res = {0};\n\tvoid *rb = __builtin_alloca(GL_OPAQUE(sizeof res));\n"
+			    "\tmemset(rb, 0, sizeof res);\n\treflect_makeFuncResults(g, ft, r, rb);\n"
+			    "\tmemcpy(&res, rb, sizeof res);\n\treturn res;\n", rc);
+	} else
+		bput(&b, "\t(void)r, (void)ft;\n");
+	bput(&b, "}\n");
+	/* its record: no name (recover sees through it, tracebacks skip it);
+	 * the block is its frame, for newstack's need */
+	bprintf(&b, "static const GlFuncInfo %s__info __attribute__((used)) = {0, \"<autogenerated>\", 0, %s, 0, 0, (void (*)(void))%s, 0};\n",
+		name, nin > 0 ? xprintf("sizeof(%s)", bs) : "0", name);
+	stackrec(unitpkg, name, name, (Pos){0}, SR_CHECKED, NULL);
+	int64_t at = helperstart();
+	bput(&gdecls, bstr(&b));
+	helperend(name, at, NULL);
+	usehelper(name);
+	return name;
+}
+
 static void emitdesc(Type *t) {
 	Type *u = under(t);
 	layout(t);
@@ -1284,7 +1437,7 @@ static void emitdesc(Type *t) {
 		bprintf(&pre, "};\n");
 		gcdata = xprintf("%s__gc", sym);
 	}
-	const char *elem = "0", *key = "0", *bucket = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0", *call = "0";
+	const char *elem = "0", *key = "0", *bucket = "0", *fields = "0", *methods = "0", *imethods = "0", *in = "0", *outs = "0", *call = "0", *makefunc = "0";
 	int64_t len = 0;
 	int nfields = 0, nmethods = 0, nimethods = 0, nin = 0, nout = 0;
 	bool variadic = false;
@@ -1330,6 +1483,7 @@ static void emitdesc(Type *t) {
 		break;
 	case T_FUNC:
 		call = reflectcall(u, sym);
+		makefunc = reflectmakefunc(u);
 		nin = u->fields.n;
 		nout = u->results.n;
 		variadic = u->variadic;
@@ -1388,10 +1542,10 @@ static void emitdesc(Type *t) {
 		"\t.gcdata = %s, .str = %s, .equal = %s, .hashfn = %s,\n"
 		"\t.elem = %s, .key = %s, .len = %lld, .fields = %s, .methods = %s, .imethods = %s, .in = %s, .out = %s,\n"
 		"\t.nfields = %d, .nmethods = %d, .nimethods = %d, .nin = %d, .nout = %d, .variadic = %d,\n"
-		"\t.call = (void (*)(void))%s, .ptrtothis = %s, .bucket = %s,\n};\n",
+		"\t.call = (void (*)(void))%s, .makefunc = (void (*)(void))%s, .ptrtothis = %s, .bucket = %s,\n};\n",
 		sym, str, (long long)size, (long long)ptrdata, strhash32(str), kindname(u), (long long)talign(t), tflag, gcdata,
 		strlit(str, (int64_t)strlen(str)), eq, hash, elem, key, (long long)len, fields, methods, imethods, in, outs,
-		nfields, nmethods, nimethods, nin, nout, variadic, call, ptrtothis, bucket);
+		nfields, nmethods, nimethods, nin, nout, variadic, call, makefunc, ptrtothis, bucket);
 	bput(&gdescs, bstr(&b));
 }
 
@@ -1410,13 +1564,13 @@ Type *resulttype(Type *sig, int *mode) {
 	if (n == 1)
 		rt = ((Field *)sig->results.v[0])->type;
 	else {
-		if (!sig->ptrto) { /* cache the tuple on the signature */
+		if (!sig->rtuple) { /* cache the tuple on the signature */
 			Vec ts = {0};
 			for (int i = 0; i < n; i++)
 				vpush(&ts, ((Field *)sig->results.v[i])->type);
-			sig->ptrto = tupleof(&ts);
+			sig->rtuple = tupleof(&ts);
 		}
-		rt = sig->ptrto;
+		rt = sig->rtuple;
 		layout(rt);
 	}
 	*mode = bypointer(rt) ? R_OUT : R_DIRECT;

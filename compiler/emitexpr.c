@@ -1425,8 +1425,13 @@ static Callee callee(Node *n, bool laterCalls) {
 
 /* The arguments of call n, evaluated in order and converted to the
  * parameter types of sig, variadic extras packed into a slice: one C
- * expression per parameter (by-pointer parameters still as values). */
-static void evalargs(Node *n, Type *sig, Vec *args) {
+ * expression per parameter (by-pointer parameters still as values).
+ * deferred: the call runs later from a heap record (go, defer), which
+ * holds the slice: its array is on the heap too, whatever the callee
+ * does with it (in the frame, a stack move would leave the record
+ * pointing at the old stack: Go's test/recover.go test8 under
+ * GLDEBUG=stackforcemove=1). */
+static void evalargs(Node *n, Type *sig, Vec *args, bool deferred) {
 	int np = sig->fields.n;
 	bool spread = n->flags & NF_SPREAD;
 	bool packing = sig->variadic && !n->op && !spread;
@@ -1467,7 +1472,7 @@ static void evalargs(Node *n, Type *sig, Vec *args) {
 			const char *s = frametemp(pt);
 			Obj *p = calleeparam(n, np - 1, false);
 			const char *arr = NULL;
-			if (p && !p->escapes) {
+			if (p && !p->escapes && !deferred) {
 				/* the callee keeps no reference to the slice: its array
 				 * can be in this frame, as Go does */
 				arr = frametemp(arrayof(et, extra));
@@ -1551,7 +1556,7 @@ static const char *call(Node *n) {
 	int np = sig->fields.n;
 	Callee c = callee(n, argshavecalls(n, sig));
 	Vec vargs = {0}, args = {0};
-	evalargs(n, sig, &vargs);
+	evalargs(n, sig, &vargs, false);
 	for (int i = 0; i < vargs.n; i++)
 		vpush(&args, (void *)argfor(vargs.v[i], ((Field *)sig->fields.v[i])->type));
 	(void)np;
@@ -2795,7 +2800,7 @@ static void deferorgo(Node *n, bool isgo) {
 			vpush(&vals, (void *)cal.recv);
 		}
 		Vec args = {0};
-		evalargs(c, sig, &args);
+		evalargs(c, sig, &args, true);
 		for (int i = 0; i < args.n; i++) {
 			Type *pt = ((Field *)sig->fields.v[i])->type;
 			vpush(&fts, pt);

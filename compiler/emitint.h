@@ -95,6 +95,7 @@ const char *fileof(Pos p);
 const char *abspathof(Pos p);
 void declareglobal(Obj *o);          /* extern declaration of another package's variable */
 const char *wrapperentry(const char *name); /* a wrapper's entry pc record (hidden in tracebacks) */
+void fixwords(Vec *fix, const char *expr, Type *t); /* the GL_FIXPARAMs of a parameter by value (emitstmt.c) */
 int64_t helperstart(void);                  /* a static helper's text in gdecls begins here, */
 void helperend(const char *name, int64_t start, const char *alias); /* and ends here: name (and alias) */
 void usehelper(const char *name);           /* the C being written uses helper name */

@@ -1127,23 +1127,23 @@ const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *rec
  * them may point into the caller's frame (an interface holding &local, a
  * string of a stack buffer), and the caller's frame moves if the prologue
  * grows the stack (S4).  Map, chan and func values are always on the heap. */
-static void fixwords(const char *expr, Type *t) {
+void fixwords(Vec *fix, const char *expr, Type *t) {
 	Type *u = under(t);
 	switch (u->kind) {
 	case T_POINTER: case T_UNSAFEPTR:
-		vpush(&fn->fixparams, (void *)expr);
+		vpush(fix, (void *)expr);
 		break;
 	case T_INTERFACE:
-		vpush(&fn->fixparams, (void *)xprintf("%s.data", expr));
+		vpush(fix, (void *)xprintf("%s.data", expr));
 		break;
 	case T_STRING:
-		vpush(&fn->fixparams, (void *)xprintf("%s.ptr", expr));
+		vpush(fix, (void *)xprintf("%s.ptr", expr));
 		break;
 	case T_STRUCT:
 		for (int i = 0; i < u->fields.n; i++) {
 			Field *f = u->fields.v[i];
 			if (haspointers(f->type))
-				fixwords(xprintf("%s.%s", expr, cmember(u, i)), f->type);
+				fixwords(fix, xprintf("%s.%s", expr, cmember(u, i)), f->type);
 		}
 		break;
 	case T_ARRAY: /* arrays go by pointer (bypointer) */
@@ -1179,7 +1179,7 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 	if (byptr)
 		vpush(&fn->fixparams, (void *)cparam);
 	else
-		fixwords(cparam, t);
+		fixwords(&fn->fixparams, cparam, t);
 	switch (o->slot) {
 	case S_LOCAL:
 		bprintf(entry, "\t%s = %s;\n", o->cname, src);
@@ -1204,8 +1204,9 @@ static void emitfuncinfo(const char *framestruct) {
 				fn->frametypes.v[i] ? typedesc(fn->frametypes.v[i]) : "&gl_mapitertype");
 		bprintf(&b, "};\n");
 	}
-	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {\"%s\", \"%s\", %d, %s, %s, %d, (void (*)(void))%s};\n",
-		fn->info, fn->gname, abspathof(fn->fi->node->pos), fn->fi->node->pos.line,
+	bool wrapper = fn->fi->obj && (fn->fi->obj->directives & DIR_WRAPPER);
+	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {%s, \"%s\", %d, %s, %s, %d, (void (*)(void))%s};\n",
+		fn->info, wrapper ? "0 /* //gl:wrapper */" : xprintf("\"%s\"", fn->gname), abspathof(fn->fi->node->pos), fn->fi->node->pos.line,
 		fn->hasframe ? xprintf("sizeof(%s)", framestruct) : "0", fn->frameslots.n ? xprintf("%s__slots", fn->cname) : "0",
 		fn->frameslots.n, fn->cname);
 	bput(&gfuncs, bstr(&b));
@@ -1313,7 +1314,7 @@ static void emitprologue(FuncInfo *fi, bool islit, const char *fs, Buf *g) {
 	Type *sig = fi->sig;
 	const char *proto = islit ? csig(sig, fn->cname, islit, fi->recv != NULL, fi->recv ? fi->recv->type : NULL)
 				  : xprintf("GL_FUNC %s", cdeclarator(sig, fn->cname, false, fi->recv != NULL, fi->recv ? fi->recv->type : NULL)); /* other packages' files call it */
-	bool noinline = fi->hasrecover || (fi->obj && (fi->obj->directives & DIR_NOINLINE));
+	bool noinline = fi->hasrecover || (fi->obj && (fi->obj->directives & (DIR_NOINLINE | DIR_WRAPPER)));
 	if (noinline)
 		proto = xprintf("GL_NOINLINE %s", proto);
 	addprototype(proto);

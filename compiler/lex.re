@@ -132,6 +132,8 @@ static void directive(Lexer *lx, const unsigned char *s, const unsigned char *e)
 		adddirective(lx, DIR_NOINLINE);
 	else if (n == 7 && memcmp(s, "nosplit", 7) == 0)
 		adddirective(lx, DIR_NOSPLIT);
+	else if (n == 7 && memcmp(s, "wrapper", 7) == 0)
+		adddirective(lx, DIR_WRAPPER);
 }
 
 static int hexval(int c) {

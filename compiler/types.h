@@ -72,6 +72,7 @@ struct Type {
 	int cnameunit;     /* unnamed types: the unit cname was named in */
 	int emitted;
 	Type *ptrto;       /* cached *T */
+	Type *rtuple;      /* func types: the cached tuple of 2+ results (resulttype) */
 	Type *sliceof;     /* cached []T */
 	Vec mapcache;      /* cached map types with this key */
 };

@@ -211,6 +211,11 @@ struct GlType {
 	 * void *scratch): args[i] and results[i] point to the values; scratch
 	 * holds a result tuple returned through an out-pointer. */
 	void (*call)(void);
+	/* func types: the code of a func value made by reflect.MakeFunc, of
+	 * this type's C signature with the closure {this code, this type,
+	 * the Go function}: one per shape of signature (compiler/emit.c,
+	 * reflectmakefunc) */
+	void (*makefunc)(void);
 };
 
 /* itab: the interface table of (interface type, concrete type) */
@@ -505,6 +510,23 @@ G *getg(void);
 
 /* malloc.c */
 void *mallocgc(uint64_t size, const GlType *typ, bool needzero);
+/* reflect.MakeFunc's func values (GlType.makefunc): the arguments, behind
+ * the pointers in src, copied to the heap (runtime/reflect.c), then the
+ * call, reflect.callMakeFunc (stdlib/reflect/makefunc.gl), under a name of
+ * its own: glc's prototype of it differs in constness (-d=checkstores).
+ * Weak: only programs with reflect have it, and only they make such func
+ * values. */
+void *reflect_makeFuncArgs(G *g, const GlType *ft, const void *const *src);
+void reflect_makeFuncResults(G *g, const GlType *ft, void *const *r, void *dst);
+/* the C types of the shapes of MakeFunc's code that are not scalars:
+ * aggregates of 9 to 16 bytes by their eightbytes' SysV classes (I
+ * integer, D SSE), and one of no size */
+typedef struct GlShapeII { uint64_t w0, w1; } GlShapeII;
+typedef struct GlShapeID { uint64_t w0; double w1; } GlShapeID;
+typedef struct GlShapeDI { double w0; uint64_t w1; } GlShapeDI;
+typedef struct GlShapeDD { double w0, w1; } GlShapeDD;
+typedef struct GlShapeE { char none[0]; } GlShapeE;
+void *gl_callMakeFunc(G *g, void *impl, void *args) __asm__("reflect_callMakeFunc") __attribute__((weak));
 void *newobject(const GlType *typ);
 void *gl_newarray(G *g, const GlType *elem, int64_t n);
 

@@ -294,7 +294,11 @@ static bool passesthrough(uintptr_t ra) {
  * deferred call a panic is running. */
 static uintptr_t deferredby(G *g, uintptr_t bp) {
 	uintptr_t lo = g->stack.lo, hi = g->stack.hi;
-	for (int i = 0; i < 4; i++) { /* thunk, wrapper(s): a short chain */
+	/* a short chain: the longest is a func made by reflect.MakeFunc, of a
+	 * top-level function, deferred with `defer f()` — the function's func
+	 * value wrapper, reflect.callMakeFunc, the made func's code, the
+	 * gldefer thunk */
+	for (int i = 0; i < 6; i++) {
 		uintptr_t parent = *(const uintptr_t *)bp, ra = ((const uintptr_t *)bp)[1];
 		if (parent - lo >= hi - lo)
 			return 0;

@@ -104,6 +104,44 @@ void reflect_setIface(G *g, const GlType *it, GlIface *p, const GlType *t, void 
 	p->data = tab ? word : NULL;
 }
 
+/* A word that holds a pointer: the element of reflect_makeFuncArgs's array. */
+static const uint8_t ptrword_mask[] = {1};
+static const GlType ptrword_type = {
+	.size = sizeof(void *), .ptrdata = sizeof(void *), .kind = GL_KIND_UNSAFEPOINTER, .align = 8,
+	.gcdata = ptrword_mask, .str = {(const uint8_t *)"unsafe.Pointer", 14},
+};
+
+/* The arguments of a call of a func value reflect.MakeFunc made, for
+ * reflect.callMakeFunc: each *src[i] copied to a new object of the func
+ * type's i'th parameter type, the pointers to those in a new array.  src
+ * points into the caller's frame (glc's GlType.makefunc code): nothing
+ * here moves the stack. */
+void *reflect_makeFuncArgs(G *g, const GlType *ft, const void *const *src) {
+	(void)g;
+	void **a = mallocgc((uint64_t)ft->nin * sizeof(void *), &ptrword_type, true);
+	for (int i = 0; i < ft->nin; i++) {
+		const GlType *t = ft->in[i];
+		void *p = mallocgc(t->size, t, true);
+		typedmemmove(t, p, src[i]);
+		writebarrierptr(&a[i], p);
+	}
+	return a;
+}
+
+/* The results of a call of a func value reflect.MakeFunc made, behind
+ * the pointers in r, laid out at dst as that value's code returns them:
+ * one, or the tuple of several (a C struct of them, in order). */
+void reflect_makeFuncResults(G *g, const GlType *ft, void *const *r, void *dst) {
+	(void)g;
+	uint64_t off = 0;
+	for (int i = 0; i < ft->nout; i++) {
+		const GlType *t = ft->out[i];
+		off = (off + t->align - 1) & ~(uint64_t)(t->align - 1);
+		typedmemmove(t, (uint8_t *)dst + off, r[i]);
+		off += t->size;
+	}
+}
+
 /* Value.Call: the code glc emitted for the func type t (GlType.call)
  * calls f with the arguments and results behind the pointers in a and r
  * (heap objects).  That code's frame holds the callee's stack arguments,

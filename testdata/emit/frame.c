@@ -282,7 +282,7 @@ __attribute__((weak)) const GlType gltype_string = { /* string */
 	.gcdata = gltype_string__gc, .str = ((GlString){(const uint8_t *)"string", 6}), .equal = gl_strequal, .hashfn = gl_strhash,
 	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
 static const uint8_t gltype_ptr_tuple_string_string__gc[] = {1};
 __attribute__((weak)) const GlType gltype_ptr_tuple_string_string = { /* *(string, string) */
@@ -290,7 +290,7 @@ __attribute__((weak)) const GlType gltype_ptr_tuple_string_string = { /* *(strin
 	.gcdata = gltype_ptr_tuple_string_string__gc, .str = ((GlString){(const uint8_t *)"*(string, string)", 17}), .equal = gl_memequal, .hashfn = gl_memhash,
 	.elem = &gltype_tuple_string_string, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
 static const uint8_t gltype_slice_string__gc[] = {1};
 __attribute__((weak)) const GlType gltype_slice_string = { /* []string */
@@ -298,7 +298,7 @@ __attribute__((weak)) const GlType gltype_slice_string = { /* []string */
 	.gcdata = gltype_slice_string__gc, .str = ((GlString){(const uint8_t *)"[]string", 8}), .equal = 0, .hashfn = 0,
 	.elem = &gltype_string, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
 static const uint8_t gltype_ptr_slice_string__gc[] = {1};
 __attribute__((weak)) const GlType gltype_ptr_slice_string = { /* *[]string */
@@ -306,12 +306,12 @@ __attribute__((weak)) const GlType gltype_ptr_slice_string = { /* *[]string */
 	.gcdata = gltype_ptr_slice_string__gc, .str = ((GlString){(const uint8_t *)"*[]string", 9}), .equal = gl_memequal, .hashfn = gl_memhash,
 	.elem = &gltype_slice_string, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
 __attribute__((weak)) const GlType gltype_tuple_string_string = { /* (string, string) */
 	.size = 32, .ptrdata = 0, .hash = 2048798802u, .kind = GL_KIND_INVALID, .align = 8, .tflag = 1,
 	.gcdata = 0, .str = ((GlString){(const uint8_t *)"(string, string)", 16}), .equal = gl_memequal, .hashfn = gl_memhash,
 	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
