@@ -358,6 +358,10 @@ struct G {
 	/* the concurrent mark's cycle (mgc.c's gccycle) whose scan of this
 	 * stack is done: a goroutine created while marking is born scanned */
 	uint32_t gcscancycle;
+	/* mark assists (mgcmark.c, gcAssistAlloc): what this goroutine may
+	 * still allocate while the collector marks before it owes scan work,
+	 * in bytes; negative: its debt.  Zeroed when a mark begins. */
+	int64_t gcAssistBytes;
 	bool activeStackChans;   /* parked with sudogs pointing into the stack:
 				  * copystack locks their channels */
 	M *lockedm;              /* runtime.LockOSThread */

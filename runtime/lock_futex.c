@@ -113,6 +113,16 @@ void lock(mutex *l) {
 	}
 }
 
+/* lock(l) if no one holds it; false, and nothing held, otherwise. */
+bool trylock(mutex *l) {
+	uint32_t z = mutex_unlocked;
+	incmlocks(1);
+	if (__atomic_compare_exchange_n(&l->key, &z, mutex_locked, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return true;
+	incmlocks(-1);
+	return false;
+}
+
 void unlock(mutex *l) {
 	uint32_t v = __atomic_exchange_n(&l->key, mutex_unlocked, __ATOMIC_RELEASE);
 	if (v == mutex_unlocked)

@@ -168,9 +168,12 @@ static void allocStopCheck(mallocArgs *a) {
 	M *mp = getm();
 	G *gp = mp->curg;
 	a->stopg = NULL;
-	if (GL_LIKELY(gp == NULL || !__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED)))
+	if (GL_LIKELY(gp == NULL || (!__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) && gp->gcAssistBytes >= 0)))
 		return;
 	if ((uintptr_t)a < gp->stack.lo || (uintptr_t)a >= gp->stack.hi || mp->p == NULL || !canpreemptm(mp))
+		return;
+	/* a mark assist's debt (mgcmark.c): paid here, or the P yielded */
+	if (!__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) && !gcAssistAlloc(gp))
 		return;
 	gp->preempt = false;
 	gp->stackguard0 = stackguard(gp);

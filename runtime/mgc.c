@@ -253,24 +253,46 @@ static void printmilli(int64_t v1000) {
 	printint(f);
 }
 
+static int64_t gccpuTotal; /* the collector's CPU time, all cycles (gctrace's %) */
+
 /* Go's gctrace line, with the cycle's three clock phases: the first
  * pause (sweep termination and the roots; 0 when the world stays stopped
  * throughout), the mark (concurrent, or with the world stopped), and the
- * last pause (mark termination); the heap when the cycle began, when
- * marking ended, and marked live:
- * "gc N @T s: PAUSE+MARK+PAUSE ms clock, BEFORE->AFTER->MARKED MB, GOAL MB goal, NP P". */
-static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t before, uint64_t after) {
+ * last pause (mark termination); their CPU time — a pause stops every P,
+ * and the mark's is split into assists (allocating goroutines scanning,
+ * mgcmark.c), the background worker, and idle workers (gl has none: 0);
+ * the share of the CPU the collector took since the program began; the
+ * heap when the cycle began, when marking ended, and marked live:
+ * "gc N @T s U%: PAUSE+MARK+PAUSE ms clock, P1+ASSIST/BG/IDLE+P2 ms cpu,
+ * BEFORE->AFTER->MARKED MB, GOAL MB goal, NP P". */
+static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t before, uint64_t after, bool concurrent) {
+	int64_t p1 = (t1 - t0) * gomaxprocs, p2 = (tend - t2) * gomaxprocs;
+	int64_t assist = gcstats.assistNs, bg = gcstats.bgMarkNs;
+	if (!concurrent) /* the mark stopped the world: every P's time */
+		bg = (t2 - t1) * gomaxprocs;
+	gccpuTotal += p1 + p2 + assist + bg;
+	int64_t elapsed = (tend - gcstartnano) * gomaxprocs;
 	prints("gc ");
 	printuint(gcstats.numgc);
 	prints(" @");
 	printmilli((t0 - gcstartnano) / 1000000);
-	prints("s: ");
+	prints("s ");
+	printint(elapsed > 0 ? gccpuTotal * 100 / elapsed : 0);
+	prints("%: ");
 	printmilli((t1 - t0) / 1000);
 	prints("+");
 	printmilli((t2 - t1) / 1000);
 	prints("+");
 	printmilli((tend - t2) / 1000);
 	prints(" ms clock, ");
+	printmilli(p1 / 1000);
+	prints("+");
+	printmilli(assist / 1000);
+	prints("/");
+	printmilli(bg / 1000);
+	prints("/0+");
+	printmilli(p2 / 1000);
+	prints(" ms cpu, ");
 	printuint(before >> 20);
 	prints("->");
 	printuint(after >> 20);
@@ -331,6 +353,7 @@ static void checkroots(void) {
 
 static void gcResetStats(void) {
 	gcstats.markedObjects = gcstats.markedBytes = gcstats.scannedBytes = 0;
+	gcstats.assistNs = gcstats.bgMarkNs = 0;
 	gcstats.stacks = gcstats.spans = gcstats.freedObjects = gcstats.freedBytes = 0;
 }
 
@@ -383,7 +406,7 @@ static void gcMarkTermination(void) {
 	forcedlast = cycle.forced;
 	gcstats.pauseTotalNs += (uint64_t)pause;
 	if (gl_debug.gctrace)
-		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before, cycle.after);
+		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before, cycle.after, cycle.concurrent);
 }
 
 /* A whole cycle with the world stopped, on g0: runtime.GC's, and every
@@ -466,6 +489,8 @@ static void gcStartMark_m(void) {
 	mcache_unlockNop();
 	gcResetStats();
 	uint32_t c = __atomic_add_fetch(&gccycle, 1, __ATOMIC_RELEASE);
+	gcAssistReset();
+	gcControllerStartMark();
 	gcDrainLock();
 	gcMarkRootsNoStacks();
 	/* the goroutine whose allocation started the cycle is in the middle
@@ -571,14 +596,18 @@ static bool bgScanStacks(uint32_t c) {
  * the rest). */
 static void bgMarkSlice_m(void *arg) {
 	bgslice *a = arg;
-	int64_t end = nanotime() + 1000000;
+	int64_t t0 = nanotime(), end = t0 + 1000000;
 	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
 		a->stacksdone = bgScanStacks(a->cycle);
 	gcDrainLock();
+	uint64_t s0 = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
 	do
 		a->more = gcMarking() && a->cycle == gccycle && gcDrainN(64 << 10);
 	while (a->more && nanotime() < end && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
+	/* the assists may take this scan work as theirs (mgcmark.c) */
+	gcFlushBgCredit((int64_t)(__atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED) - s0));
 	gcDrainUnlock();
+	__atomic_fetch_add(&gcstats.bgMarkNs, nanotime() - t0, __ATOMIC_RELAXED);
 	/* stacks left for a later slice (a stop-the-world came first) */
 	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
 		a->more = true;

@@ -159,13 +159,120 @@ void gcShade(uintptr_t p) {
  * black: marked, and never scanned (what is stored into it is shaded by
  * the barrier, or was reachable anyway).  Counted in c, the allocating
  * P's mcache (or the no-P cache, under its lock), until releaseAll adds
- * it to gcstats.  On g0. */
+ * it to gcstats; and charged to the allocating goroutine's assist
+ * credit.  On g0. */
 void gcmarknewobject(mcache *c, mspan *s, uintptr_t x) {
 	uint32_t idx = s->nelems == 1 ? 0 : (uint32_t)((x - s->startAddr) / s->elemsize);
 	if (setmarked(s, idx)) {
 		c->blackObjects++;
 		c->blackBytes += s->elemsize;
 	}
+	M *mp = getm();
+	if (mp->curg != NULL && mp->p != NULL) /* its debt: paid at the slow path's end (gcAssistAlloc) */
+		mp->curg->gcAssistBytes -= (int64_t)s->elemsize;
+}
+
+/* ---- mark assists (Go's gcAssistAlloc) ----
+ *
+ * One background worker marks at a fixed share of the CPU, and the
+ * program allocates as fast as it likes: alone, the worker would let the
+ * heap run far past its goal before the mark ends (and the pacer's
+ * backstop, mgcpacer.c's gcMarkAssistDue, would then finish the mark in
+ * a long pause).  So, as in Go, every byte a goroutine allocates while
+ * the collector marks costs it scan work: gcmarknewobject charges the
+ * new object to G.gcAssistBytes, and the pacer's ratio
+ * (gcAssistWorkPerByte: scan work left over heap left before the goal)
+ * turns a negative balance into scan work owed.  The goroutine pays at
+ * the end of an allocation's slow path (malloc.c's allocStopCheck, on g0,
+ * a safe point), by taking the background worker's unclaimed scan work
+ * (bgScanCredit) or by scanning grey objects itself, at least
+ * gcOverAssistWork at a time (the surplus is credit for its next
+ * allocations).  If the worker holds the work list (drainlock) and has
+ * no credit to give, the goroutine yields its P, as Go's parks on the
+ * assist queue until background credit comes: an allocator in debt
+ * must not hold a P and wait, or the program's other goroutines (a
+ * ticker) wait behind it.  Not with a runtime lock held (the worker,
+ * holding drainlock, may need one to move a stack), nor in the worker
+ * itself.  When nothing is grey the debt is forgiven: the mark is about
+ * to end. */
+enum {
+	gcOverAssistWork = 64 << 10, /* the least an assist scans (Go's) */
+	gcMaxAssistWork = 1 << 20,   /* the most, in one go */
+	assistChunk = 64 << 10,      /* scanned between looks at a stop-the-world */
+};
+
+static int64_t bgScanCredit; /* scan work the worker did that no assist took (atomic) */
+
+/* The worker's scan work since the last call, for the assists to take. */
+void gcFlushBgCredit(int64_t work) {
+	if (work > 0)
+		__atomic_fetch_add(&bgScanCredit, work, __ATOMIC_RELAXED);
+}
+
+/* When a mark begins, the world stopped: no credit and no debt. */
+void gcAssistReset(void) {
+	bgScanCredit = 0;
+	for (int64_t i = 0; i < allglen; i++)
+		allgs[i]->gcAssistBytes = 0;
+}
+
+/* Take up to want of the worker's credit; what was taken. */
+static int64_t stealBgCredit(int64_t want) {
+	int64_t have = __atomic_load_n(&bgScanCredit, __ATOMIC_RELAXED);
+	while (have > 0) {
+		int64_t take = have < want ? have : want;
+		if (__atomic_compare_exchange_n(&bgScanCredit, &have, have - take, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return take;
+	}
+	return 0;
+}
+
+/* Scan about want bytes of grey objects for an assist, if the work list
+ * is free: what was scanned, 0 if nothing is grey, -1 if the list is
+ * busy. */
+static int64_t assistDrain(int64_t want) {
+	if (!trylock(&drainlock))
+		return -1;
+	int64_t done = 0;
+	while (done < want && gcMarking() && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE)) {
+		uint64_t s0 = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
+		bool more = gcDrainN(assistChunk);
+		done += (int64_t)(__atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED) - s0);
+		if (!more)
+			break;
+	}
+	unlock(&drainlock);
+	return done;
+}
+
+/* gp, which allocated on this M and holds its P with no runtime lock,
+ * pays its debt if it has one (see above); true if it should yield its P
+ * because it could not.  On g0. */
+bool gcAssistAlloc(G *gp) {
+	if (GL_LIKELY(gp->gcAssistBytes >= 0) || !__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE) ||
+	    isGCWorker(gp))
+		return false;
+	double perByte = gcAssistWorkPerByte();
+	int64_t want = (int64_t)((double)-gp->gcAssistBytes * perByte);
+	if (want < gcOverAssistWork)
+		want = gcOverAssistWork;
+	if (want > gcMaxAssistWork)
+		want = gcMaxAssistWork;
+	int64_t t0 = nanotime();
+	int64_t got = stealBgCredit(want);
+	bool yield = false;
+	if (got < want) {
+		int64_t scanned = assistDrain(want - got);
+		if (scanned == 0) /* nothing grey: the mark is about to end */
+			got = (int64_t)((double)-gp->gcAssistBytes * perByte) + 1;
+		else if (scanned > 0)
+			got += scanned;
+		else
+			yield = true;
+	}
+	gp->gcAssistBytes += (int64_t)((double)got / perByte);
+	__atomic_fetch_add(&gcstats.assistNs, nanotime() - t0, __ATOMIC_RELAXED);
+	return yield && gp->gcAssistBytes < 0;
 }
 
 /* Mark termination, the world stopped: the drainer's counts (the

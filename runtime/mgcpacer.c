@@ -68,6 +68,8 @@ extern int64_t gl_memorylimit; /* stdlib.c: GLMEMLIMIT, SetMemoryLimit; INT64_MA
 static struct {
 	uint64_t heapMarked;    /* live heap the last cycle found */
 	uint64_t markGrowth;    /* heap allocated while the last concurrent mark ran */
+	uint64_t lastScanned;   /* heap the last cycle scanned (gcstats.scannedBytes) */
+	uint64_t scanExpected;  /* the scan work the mark under way expects */
 	/* the CPU limiter: CPU-ns the collector took beyond its share */
 	int64_t debt;           /* >= 0, as of lastUpdate */
 	int64_t lastUpdate;     /* nanotime of the end of the last pause */
@@ -118,6 +120,40 @@ bool gcMarkAssistDue(void) {
 	uint64_t live = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	uint64_t goal = __atomic_load_n(&gcstats.nextGC, __ATOMIC_RELAXED);
 	return live >= goal + goal / 2 || limitReached(live);
+}
+
+/* ---- the assist ratio (Go's revise) ----
+ *
+ * While the collector marks, each byte allocated owes scan work
+ * (mgcmark.c, gcAssistAlloc): as much as is left to scan divided by the
+ * heap left to allocate before the goal, so that both run out together.
+ * What is left to scan is guessed from the last cycle's scan work (Go's
+ * lastHeapScan); a mark that has done more than that finds the heap
+ * grown, and expects the whole live heap to be scanned against a goal
+ * 10% higher (Go's hard goal).  Read at every assist: no lock, the
+ * inputs are atomics. */
+void gcControllerStartMark(void) {
+	uint64_t e = pacer.lastScanned;
+	if (e == 0) /* the first cycle: all of the heap, say */
+		e = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
+	pacer.scanExpected = e < (1 << 20) ? 1 << 20 : e;
+}
+
+double gcAssistWorkPerByte(void) {
+	uint64_t live = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
+	uint64_t goal = __atomic_load_n(&gcstats.nextGC, __ATOMIC_RELAXED);
+	uint64_t done = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
+	uint64_t expected = pacer.scanExpected;
+	if (done >= expected) {
+		expected = live > done ? live : done;
+		goal += goal / 10;
+	}
+	double work = (double)(expected - done), heap = live < goal ? (double)(goal - live) : 0;
+	if (work < 64 << 10)
+		work = 64 << 10;
+	if (heap < 64 << 10)
+		heap = 64 << 10;
+	return work / heap;
 }
 
 /* On g0, under a lock or not: count bytes of new heap; ask for a cycle
@@ -211,5 +247,6 @@ void gcLimiterUpdate(int64_t t0, int64_t tend) {
 void gcControllerEndCycle(uint64_t marked, uint64_t markGrowth) {
 	pacer.heapMarked = marked;
 	pacer.markGrowth = markGrowth;
+	pacer.lastScanned = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
 	gcControllerCommit();
 }

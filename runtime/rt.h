@@ -54,6 +54,7 @@ typedef struct mutex {
 	uint32_t key; /* 0 unlocked, 1 locked, 2 locked with waiters */
 } mutex;
 void lock(mutex *l);
+bool trylock(mutex *l); /* lock(l) if free; false otherwise */
 void unlock(mutex *l);
 
 /* A one-time event an M sleeps on in the kernel (Go's note): notesleep
@@ -507,6 +508,7 @@ void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg); /* time.c 
 typedef struct gcstats_t {
 	/* the cycle in progress or the last one */
 	uint64_t markedObjects, markedBytes, scannedBytes, stacks, spans;
+	int64_t assistNs, bgMarkNs; /* the concurrent mark's CPU: assists, the worker */
 	uint64_t freedObjects, freedBytes; /* by the sweep of the last cycle, so far */
 	/* all cycles */
 	uint32_t numgc, numforcedgc;
@@ -533,6 +535,11 @@ void gcScanStack(G *gp, uint32_t c); /* one goroutine's stack, for cycle c */
 uint32_t gcCycle(void);             /* mgc.c: the number of the last cycle begun */
 bool gcMarking(void);               /* mgc.c: a concurrent mark is under way */
 bool gcMarkAssistDue(void);         /* mgcpacer.c: finish the concurrent mark now */
+double gcAssistWorkPerByte(void);   /* mgcpacer.c: scan work owed per byte allocated while marking */
+void gcControllerStartMark(void);   /* mgcpacer.c: a concurrent mark begins */
+void gcAssistReset(void);           /* mgcmark.c: a mark begins: no assist credit or debt */
+bool gcAssistAlloc(G *gp);          /* mgcmark.c: pay an allocation debt; true: yield the P */
+void gcFlushBgCredit(int64_t work); /* mgcmark.c: the worker's scan work, for the assists */
 bool isGCWorker(const G *gp);       /* mgc.c: the background mark worker */
 bool gcIsMarked(uintptr_t p);
 /* mgcsweep.c: the cycle's sweep (mheap.h has the per-span part) */
