@@ -190,11 +190,14 @@ bool sigpreempt(G *g, uintptr_t *pc, uintptr_t *sp, uintptr_t bp) {
 	M *mp = g->m;
 	G *gp = mp->curg;
 	bool inject = false;
+	bool inruntime = false;
 	if (gp != NULL && wantAsyncPreempt(gp)) {
 		inject = !gl_debug.asyncpreemptoff && isAsyncSafePoint(g, gp, *pc, *sp, bp);
 		if (!inject)
 			count(&pstats.refused, 1);
+		inruntime = !inject && !ingltext(*pc);
 	}
+	__atomic_store_n(&mp->signalInRuntime, inruntime, __ATOMIC_RELAXED);
 	if (inject) {
 		/* "call" asyncPreempt below the red zone; it returns with
 		 * ret $128 (preempt_amd64.S) */
@@ -334,7 +337,13 @@ static bool suspendclaim(G *gp, bool *stopped) {
  * doubled for each further such signal in a row up to 8 times that, and
  * never more than 1 ms.  On this machine's cores (a few µs a signal) it
  * resends within 10–100 µs; on seed 004's A520 (22 µs) from about 90 µs,
- * as the diagnostic builds there that removed the stall did. */
+ * as the diagnostic builds there that removed the stall did.  A signal
+ * that found the goroutine in the runtime's C (the allocator, memmove, a
+ * page fault) does not count towards the doubling: it says nothing about
+ * the way back from a handler, only that the goroutine was not in gl code
+ * — an allocator, which its next slow-path allocation stops anyway
+ * (allocKick) — and doubling there slowed every suspension of the
+ * collector's allocating goroutines (bench/stall's gl-gc arms). */
 enum { yieldDelay = 10 * 1000, maxResendDelay = 1000 * 1000, resendScale = 4, maxBackoff = 8 };
 
 typedef struct pacing {
@@ -379,7 +388,8 @@ static void suspendrequest(G *gp, pacing *pc) {
 	int64_t now = nanotime();
 	if (pc->outstanding) { /* ours was handled, and gp still runs */
 		pc->outstanding = false;
-		pc->failures++;
+		if (!__atomic_load_n(&mp->signalInRuntime, __ATOMIC_RELAXED))
+			pc->failures++;
 		pc->next = now + resenddelay(pc, now);
 	}
 	if (now < pc->next)

@@ -118,6 +118,7 @@ struct M {
 	 * which suspendG watches to tell that a signal was handled. */
 	uint32_t signalPending; /* atomic */
 	uint32_t preemptGen;    /* atomic */
+	bool signalInRuntime;   /* the last signal handled found curg in runtime C (atomic) */
 	int64_t signalSentAt;   /* nanotime of the tgkill in flight (the handler measures send-to-ack) */
 };
 
