@@ -719,6 +719,22 @@ const char *strinit(const char *s, int64_t n) {
 
 const char *strlit(const char *s, int64_t n) { return xprintf("((GlString)%s)", strinit(s, n)); }
 
+/* A C string literal of s (a path): every byte that is not plain printed
+ * in octal. */
+static const char *cstrlit(const char *s) {
+	Buf b = {0};
+	bputc(&b, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 32 || c >= 127 || c == '"' || c == '\\' || c == '?')
+			bprintf(&b, "\\%03o", c);
+		else
+			bputc(&b, (char)c);
+	}
+	bputc(&b, '"');
+	return bstr(&b);
+}
+
 /* ---------------------------------------------------------------- descriptors */
 
 int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off) {
@@ -1855,6 +1871,8 @@ void emitunit(Package *p) {
 	if (ismain) {
 		emitinitall();
 		Obj *m = lookuplocal(p->scope, intern("main"));
+		/* runtime.GOROOT's default (runtime/os_linux.c) */
+		bprintf(&gfuncs, "\nconst char gl_defaultGOROOT[] = %s;\n", cstrlit(glroot()));
 		bprintf(&gfuncs, "\nint main(int argc, char **argv) {\n\treturn gl_main(argc, argv, gl_initall, %s);\n}\n",
 			funcsym(m));
 	}

@@ -18,6 +18,7 @@ void writepart(Package *p, int part, FILE *out);
  * (ctype), so the C compiler rejects any store into memory reached through
  * a pointer that does not go through store() (emitstmt.c) */
 extern bool checkstores;
+const char *glroot(void); /* main.c: the toolchain's root, stdlib/'s parent (runtime.GOROOT) */
 
 /* stackcheck.c: the code between two stack checks fits in the band */
 enum { SR_CHECKED, SR_LEAF, SR_NOSPLIT, SR_WRAPPER, SR_REFLECTCALL };

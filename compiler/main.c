@@ -75,6 +75,19 @@ static void findroot(void) {
 	snprintf(rootstd, sizeof rootstd, "%s/../share/gl/stdlib", exe);
 }
 
+/* The toolchain's root, for runtime.GOROOT: the directory holding
+ * stdlib/ (the source tree in a build tree, <prefix>/share/gl installed). */
+const char *glroot(void) {
+	static char root[PATH_MAX];
+	char *r = realpath(rootstd, NULL);
+	snprintf(root, sizeof root, "%s", r ? r : rootstd);
+	free(r);
+	char *slash = strrchr(root, '/');
+	if (slash != NULL && slash != root)
+		*slash = 0;
+	return root;
+}
+
 static int strcmpp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* A gl source file: name.gl, or name.go (gl is Go's syntax, so a Go

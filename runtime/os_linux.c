@@ -27,6 +27,20 @@ void os_runtimeArgs(G *g, GlSlice *out) {
 	*out = (GlSlice){a, gl_argc, gl_argc};
 }
 
+/* runtime.GOROOT: GOROOT as the process started with it (getenv reads
+ * the C environment, which os.Setenv leaves alone: syscall's env.gl keeps
+ * the program's copy), else the toolchain's root glc wrote into the
+ * program (gl_defaultGOROOT; weak: a C test of the runtime has none). */
+extern const char gl_defaultGOROOT[] __attribute__((weak));
+
+GlString runtime_GOROOT(G *g) {
+	(void)g;
+	const char *s = getenv("GOROOT");
+	if (s == NULL || *s == 0)
+		s = gl_defaultGOROOT != NULL ? gl_defaultGOROOT : "";
+	return cstring(s);
+}
+
 void os_Exit(G *g, int64_t code) {
 	(void)g;
 	_exit((int)code);

@@ -3,7 +3,7 @@
 # and its topics, env NAME, build with no argument or a directory (the
 # executable named after it), -o into directories (made if missing), .go
 # files, clear one-line errors for missing inputs and non-main packages,
-# and a killed glc leaving no work directory behind.
+# a killed glc leaving no work directory behind, and runtime.GOROOT.
 . "$(dirname "$0")/testlib.sh"
 
 # expect NAME STATUS PATTERN CMD...: CMD exits with STATUS and its output
@@ -75,5 +75,17 @@ else
 	else
 		echo "ok   killed glc removes its work directory (exit $rc)"
 	fi
+fi
+
+# runtime.GOROOT: GOROOT if set (as Go's), else the root glc builds from:
+# the directory holding its stdlib/ (glc env GLROOT_STDLIB's parent)
+printf 'package main\n\nimport (\n\t"fmt"\n\t"runtime"\n)\n\nfunc main() { fmt.Println(runtime.GOROOT()) }\n' >"$tmp/goroot.gl"
+if "$GLC" build -o "$tmp/goroot" "$tmp/goroot.gl" >"$tmp/out" 2>&1; then
+	want=$(cd "$(dirname "$("$GLC" env GLROOT_STDLIB)")" && pwd -P)
+	expect "runtime.GOROOT without GOROOT" 0 "^$want\$" env -u GOROOT "$tmp/goroot"
+	expect "runtime.GOROOT with GOROOT" 0 "^/some/go\$" env GOROOT=/some/go "$tmp/goroot"
+else
+	fail "runtime.GOROOT: build failed"
+	sed 's/^/    /' "$tmp/out" | head -5
 fi
 exit $status

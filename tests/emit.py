@@ -4,7 +4,8 @@ and its C file (the package main one) must equal testdata/emit/NAME.c, so a
 change to what glc writes shows in review as a change to these files.  The
 programs are small and each shows one part of the C a reader meets (see
 testdata/emit/README.md).  Absolute paths (GlFuncInfo records the source's
-absolute path for tracebacks) are written as $SRCDIR.
+absolute path for tracebacks, and the root as runtime.GOROOT's default) are
+written as $SRCDIR.
 
 Usage: GLC=path/to/glc tests/emit.py [--update] [NAME...]
   --update rewrites the .c files from what glc writes now (then read the diff).
@@ -49,7 +50,8 @@ def generate(glc, top, tmp, name):
             c = f.read()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return c.replace(top + "/", "$SRCDIR/")
+    # runtime.GOROOT's default names the root itself, without a slash
+    return c.replace(top + "/", "$SRCDIR/").replace('"%s"' % top, '"$SRCDIR"')
 
 def check(glc, top, d, tmp, name, update):
     got = generate(glc, top, tmp, name)

@@ -117,12 +117,16 @@ def constraints_ok(src):
 def limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (MEMLIMIT, MEMLIMIT))
 
-def runprog(exe, cwd, timeout):
-    """(output, exit status or None if it hung, seconds)."""
+def runprog(exe, cwd, timeout, goroot):
+    """(output, exit status or None if it hung, seconds).  GOROOT names Go's
+    tree: a program that asks runtime.GOROOT() for it (winbatch.go walks
+    it) gets it, as under Go, where the linker builds it in; gl's runtime
+    reads the variable first, as Go's does, and defaults to gl's own root."""
     t0 = time.time()
     try:
         p = subprocess.run([exe], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=limit_memory)
+                           stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=limit_memory,
+                           env=dict(os.environ, GOROOT=goroot))
     except subprocess.TimeoutExpired as e:
         return (e.stdout or b"").decode("utf-8", "replace"), None, time.time() - t0
     return p.stdout.decode("utf-8", "replace"), p.returncode, time.time() - t0
@@ -216,7 +220,7 @@ def one(rel, cfg):
         r.why = ("glc build hung (killed after %g s)" % btime if b is None else
                  "glc build failed (%s):\n%s" % (status(b.returncode), head(b.stdout + b.stderr)))
         return r
-    out, rc, r.runtime = runprog(exe, cfg["testdir"], rtime)
+    out, rc, r.runtime = runprog(exe, cfg["testdir"], rtime, cfg["goroot"])
 
     # What Go's own runner (test/run.go) wants: the output in the program's
     # .out file, or none, and exit status 0.  Only when gl's run is not
@@ -307,7 +311,7 @@ def main():
         print("skip %s: %s" % (rel, why))
         counts["skip"] += 1
     with tempfile.TemporaryDirectory(prefix="gotest.") as tmp:
-        cfg = dict(testdir=testdir, tmp=tmp, go=go, glc=glc,
+        cfg = dict(testdir=testdir, tmp=tmp, go=go, glc=glc, goroot=goroot,
                    build_timeout=float(os.environ.get("GOTEST_BUILD_TIMEOUT", "120")),
                    run_timeout=float(os.environ.get("GOTEST_RUN_TIMEOUT", "30")))
         warmcache(glc, tmp)

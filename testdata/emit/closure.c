@@ -373,6 +373,8 @@ unwind: __attribute__((cold, unused));
 static void gl_initall(G *g) {
 }
 
+const char gl_defaultGOROOT[] = "$SRCDIR";
+
 int main(int argc, char **argv) {
 	return gl_main(argc, argv, gl_initall, main_main);
 }
