@@ -1239,6 +1239,8 @@ static const char *reflectmvalue(Type *t, Method *m, const char *ifn) {
 
 /* GlType.call of the func type sig (runtime/gl.h): Value.Call's way into
  * a func value of this type, arguments and results through pointers. */
+enum { reflectOutMax = 1024 }; /* the biggest out tuple reflectcall keeps in its frame */
+
 static const char *reflectcall(Type *sig, const char *sym) {
 	const char *name = xprintf("%s__call", sym);
 	int mode;
@@ -1248,24 +1250,31 @@ static const char *reflectcall(Type *sig, const char *sym) {
 		Type *pt = ((Field *)sig->fields.v[i])->type;
 		bprintf(&args, bypointer(pt) ? ", (%s const *)a[%d]" : ", *(%s const *)a[%d]", ctype(pt), i);
 	}
-	int nr = sig->results.n;
 	const char *callee = xprintf("((%s)f->fn)", fncast(sig, 3));
 	bprintf(&b, "/* reflect's Value.Call of %s */\nGL_WRAPPER static void %s(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {\n%s\t(void)a, (void)r, (void)s;\n",
 		typestr(sig), name, wrapperentrykind(name, NULL, SR_REFLECTCALL));
+	/* The results reach r[i], heap objects, through typedmemmove (the
+	 * write barrier: a pointer result held only by a stack the mark has
+	 * not scanned must be shaded when a black object takes it).  They
+	 * come back on the stack first — in registers, or in an out tuple in
+	 * this frame (after the call, at its distance from stack.hi: the call
+	 * may move the stack), since the callee writes its out tuple with
+	 * plain stores; only a tuple too big for this frame goes to the heap
+	 * scratch s (Value.Call's newTuple), or a single such result straight
+	 * to r[0]. */
 	if (mode == R_VOID)
 		bprintf(&b, "\t%s(g, f%s);\n", callee, bstr(&args));
-	else if (mode == R_DIRECT && nr == 1)
-		bprintf(&b, "\t*(%s *)r[0] = %s(g, f%s);\n", ctype(rt), callee, bstr(&args));
-	else if (mode == R_OUT && nr == 1)
+	else if (mode == R_DIRECT)
+		bprintf(&b, "\t%s v = %s(g, f%s);\n\t%s *t = __builtin_alloca(GL_OPAQUE(sizeof v));\n\t*t = v;\n"
+			    "\treflect_callResults(g, &%s, t, r);\n", ctype(rt), callee, bstr(&args), ctype(rt), sym);
+	else if (tsize(rt) <= reflectOutMax) {
+		bprintf(&b, "\t%s out;\n\tuintptr_t off = g->stack.hi - (uintptr_t)&out;\n\t%s(g, f, &out%s);\n", ctype(rt), callee,
+			bstr(&args));
+		bprintf(&b, "\treflect_callResults(g, &%s, (const void *)(g->stack.hi - off), r);\n", sym);
+	} else if (sig->results.n == 1)
 		bprintf(&b, "\t%s(g, f, (%s *)r[0]%s);\n", callee, ctype(rt), bstr(&args));
-	else {
-		if (mode == R_DIRECT)
-			bprintf(&b, "\t*(%s *)s = %s(g, f%s);\n", ctype(rt), callee, bstr(&args));
-		else
-			bprintf(&b, "\t%s(g, f, (%s *)s%s);\n", callee, ctype(rt), bstr(&args));
-		for (int i = 0; i < nr; i++)
-			bprintf(&b, "\t*(%s *)r[%d] = ((%s *)s)->r%d;\n", ctype(((Field *)sig->results.v[i])->type), i, ctype(rt), i);
-	}
+	else
+		bprintf(&b, "\t%s(g, f, (%s *)s%s);\n\treflect_callResults(g, &%s, s, r);\n", callee, ctype(rt), bstr(&args), sym);
 	bput(&b, "}\n");
 	int64_t at = helperstart();
 	bput(&gdecls, bstr(&b));

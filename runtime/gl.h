@@ -522,6 +522,8 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero);
  * values. */
 void *reflect_makeFuncArgs(G *g, const GlType *ft, const void *const *src);
 void reflect_makeFuncResults(G *g, const GlType *ft, void *const *r, void *dst);
+/* Value.Call's code (GlType.call): results laid out at src to r[i] */
+void reflect_callResults(G *g, const GlType *ft, const void *src, void *const *r);
 /* the C types of the shapes of MakeFunc's code that are not scalars:
  * aggregates of 9 to 16 bytes by their eightbytes' SysV classes (I
  * integer, D SSE), and one of no size */

@@ -128,18 +128,35 @@ void *reflect_makeFuncArgs(G *g, const GlType *ft, const void *const *src) {
 	return a;
 }
 
-/* The results of a call of a func value reflect.MakeFunc made, behind
- * the pointers in r, laid out at dst as that value's code returns them:
- * one, or the tuple of several (a C struct of them, in order). */
-void reflect_makeFuncResults(G *g, const GlType *ft, void *const *r, void *dst) {
-	(void)g;
+/* Copy the results of the func type ft between a tuple and separate
+ * objects: tuple is laid out as a function of ft returns them (one, or a
+ * C struct of them, in order); r[i] points to the i'th.  With barriers:
+ * either side may be the heap. */
+static void copyResults(const GlType *ft, uint8_t *tuple, void *const *r, bool totuple) {
 	uint64_t off = 0;
 	for (int i = 0; i < ft->nout; i++) {
 		const GlType *t = ft->out[i];
 		off = (off + t->align - 1) & ~(uint64_t)(t->align - 1);
-		typedmemmove(t, (uint8_t *)dst + off, r[i]);
+		if (totuple)
+			typedmemmove(t, tuple + off, r[i]);
+		else
+			typedmemmove(t, r[i], tuple + off);
 		off += t->size;
 	}
+}
+
+/* The results of a call of a func value reflect.MakeFunc made, behind
+ * the pointers in r, laid out at dst as that value's code returns them. */
+void reflect_makeFuncResults(G *g, const GlType *ft, void *const *r, void *dst) {
+	(void)g;
+	copyResults(ft, dst, r, true);
+}
+
+/* The results of a call Value.Call made (GlType.call's code), laid out
+ * at src, into the objects r[i]. */
+void reflect_callResults(G *g, const GlType *ft, const void *src, void *const *r) {
+	(void)g;
+	copyResults(ft, (uint8_t *)(uintptr_t)src, r, false);
 }
 
 /* Value.Call: the code glc emitted for the func type t (GlType.call)

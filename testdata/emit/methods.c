@@ -64,7 +64,10 @@ GL_WRAPPER static int64_t glwrap_ptr_main_Point__Area(G *g, void *data) {
 GL_WRAPPER static void gltype_func_ret_int__call(G *g, GlFunc *f, void *const *a, void *const *r, void *s) {
 	GL_PCLINE(gltype_func_ret_int__call__info, 0);
 	(void)a, (void)r, (void)s;
-	*(int64_t *)r[0] = ((int64_t (*)(G *, GlFunc *))f->fn)(g, f);
+	int64_t v = ((int64_t (*)(G *, GlFunc *))f->fn)(g, f);
+	int64_t *t = __builtin_alloca(GL_OPAQUE(sizeof v));
+	*t = v;
+	reflect_callResults(g, &gltype_func_ret_int, t, r);
 }
 /* reflect.MakeFunc's code for func types of the shape _I (compiler/emit.c) */
 GL_WRAPPER static uint64_t glmakefunc__I(G *g, GlFunc *ctx) {
