@@ -27,16 +27,22 @@ void os_runtimeArgs(G *g, GlSlice *out) {
 	*out = (GlSlice){a, gl_argc, gl_argc};
 }
 
-/* runtime.GOROOT: GOROOT as the process started with it (getenv reads
- * the C environment, which os.Setenv leaves alone: syscall's env.gl keeps
- * the program's copy), else the toolchain's root glc wrote into the
- * program (gl_defaultGOROOT; weak: a C test of the runtime has none). */
+/* runtime.GOROOT: GOROOT as the process started with it (read once by
+ * gorootinit, at start-up: getenv is libc, too deep for a goroutine's
+ * stack band), else the toolchain's root glc wrote into the program
+ * (gl_defaultGOROOT; weak: a C test of the runtime has none). */
 extern const char gl_defaultGOROOT[] __attribute__((weak));
+static const char *startGOROOT;
+
+void gorootinit(void) {
+	const char *s = getenv("GOROOT");
+	startGOROOT = s != NULL && *s != 0 ? s : NULL;
+}
 
 GlString runtime_GOROOT(G *g) {
 	(void)g;
-	const char *s = getenv("GOROOT");
-	if (s == NULL || *s == 0)
+	const char *s = startGOROOT;
+	if (s == NULL)
 		s = gl_defaultGOROOT != NULL ? gl_defaultGOROOT : "";
 	return cstring(s);
 }

@@ -2643,6 +2643,7 @@ static void schedinit(void) {
 	initsig();
 	minitSignalStack(&m0);
 	int32_t procs = ncpu;
+	gorootinit(); /* os_linux.c: runtime.GOROOT reads the environment of the start */
 	const char *s = getenv("GLMAXPROCS");
 	if (s != NULL) {
 		char *end;

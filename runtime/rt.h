@@ -55,6 +55,7 @@ typedef struct mutex {
 } mutex;
 void lock(mutex *l);
 bool trylock(mutex *l); /* lock(l) if free; false otherwise */
+void gorootinit(void);  /* os_linux.c: GOROOT at start-up, for runtime.GOROOT */
 void unlock(mutex *l);
 
 /* A one-time event an M sleeps on in the kernel (Go's note): notesleep
