@@ -117,16 +117,17 @@ def constraints_ok(src):
 def limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (MEMLIMIT, MEMLIMIT))
 
-def runprog(exe, cwd, timeout, goroot):
-    """(output, exit status or None if it hung, seconds).  GOROOT names Go's
-    tree: a program that asks runtime.GOROOT() for it (winbatch.go walks
-    it) gets it, as under Go, where the linker builds it in; gl's runtime
-    reads the variable first, as Go's does, and defaults to gl's own root."""
+def runprog(exe, cwd, timeout, goroot=None):
+    """(output, exit status or None if it hung, seconds).  For gl's runs
+    goroot names Go's tree in GOROOT: a program that asks runtime.GOROOT()
+    for it (winbatch.go walks it) gets it, as under Go, where the linker
+    builds it in; gl's runtime reads the variable first, as Go's does, and
+    defaults to gl's own root."""
     t0 = time.time()
     try:
         p = subprocess.run([exe], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=limit_memory,
-                           env=dict(os.environ, GOROOT=goroot))
+                           env=dict(os.environ, GOROOT=goroot) if goroot else None)
     except subprocess.TimeoutExpired as e:
         return (e.stdout or b"").decode("utf-8", "replace"), None, time.time() - t0
     return p.stdout.decode("utf-8", "replace"), p.returncode, time.time() - t0
