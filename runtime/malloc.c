@@ -133,13 +133,15 @@ static void sampleAlloc(mcache *c, uintptr_t x, uint64_t size) {
 	if (rate <= 0)
 		return;
 	if (GL_UNLIKELY(__atomic_load_n(&c->preemptKick, __ATOMIC_RELAXED))) {
-		/* a kick, not a sample: a fresh countdown (the draw is
-		 * exponential, memoryless, so the profile stays unbiased).  A
-		 * load, not an exchange, on this path taken at every refill: a
-		 * kick that lands between the two stores is simply repeated */
+		/* a kick zeroed the countdown: draw a fresh one, and this
+		 * allocation is sampled by it as by any (the draw is
+		 * exponential, memoryless, so the profile stays unbiased; at
+		 * rate 1 it is sampled, as every allocation is — returning here
+		 * lost samples: Go's test/finprofiled.go).  A load, not an
+		 * exchange, on this path taken at every refill: a kick that
+		 * lands between the two stores is simply repeated */
 		__atomic_store_n(&c->preemptKick, false, __ATOMIC_RELAXED);
 		c->nextSample = nextSample();
-		return;
 	}
 	if (rate != 1 && size < c->nextSample) {
 		c->nextSample -= size;
