@@ -249,9 +249,14 @@ static int64_t assistDrain(int64_t want) {
  * pays its debt if it has one (see above); true if it should yield its P
  * because it could not.  On g0. */
 bool gcAssistAlloc(G *gp) {
-	if (GL_LIKELY(gp->gcAssistBytes >= 0) || !__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE) ||
-	    isGCWorker(gp))
+	if (GL_LIKELY(gp->gcAssistBytes >= 0) || isGCWorker(gp))
 		return false;
+	if (!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE)) {
+		/* the mark ended with gp in debt: forgiven now, or every slow
+		 * path would come here again until the next mark resets it */
+		gp->gcAssistBytes = 0;
+		return false;
+	}
 	double perByte = gcAssistWorkPerByte();
 	int64_t want = (int64_t)((double)-gp->gcAssistBytes * perByte);
 	if (want < gcOverAssistWork)
