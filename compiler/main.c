@@ -378,8 +378,8 @@ static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo, bool errs) {
 }
 
 static const char usagetext[] =
-	"usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [file.gl... | dir]\n"
-	"       glc run [-work] [-x] [-m] file.gl... | dir [arguments...]\n"
+	"usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir]\n"
+	"       glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
 	"       glc env [NAME...]\n"
 	"       glc version\n"
 	"       glc help [build | run | env | environment | gldebug]\n";
@@ -395,7 +395,7 @@ static const struct {
 	const char *topic, *text;
 } helptexts[] = {
 	{"build",
-	 "glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [file.gl... | dir]\n\n"
+	 "glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir]\n\n"
 	 "Compiles package main from the files named (.gl or .go), or from the .gl and .go files of a\n"
 	 "directory (not *_test files; default: the current directory), into an executable named after\n"
 	 "the first file or the directory, or -o's name (a directory, or a name ending in /, gets the\n"
@@ -404,9 +404,11 @@ static const struct {
 	 "  -work   keep the generated C and print where (WORK=dir)\n"
 	 "  -x      print the commands\n"
 	 "  -m      print the escape analysis's decisions, as Go's -gcflags=-m\n"
-	 "  -O0..-O2  the C compiler's optimisation (default -O2)\n"},
+	 "  -O0..-O2  the C compiler's optimisation (default -O2)\n"
+	 "  -gc=boehm link the runtime whose heap is the Boehm GC (a gl configured --with-gc=boehm;\n"
+	 "          for comparison with gl's own collector, docs/gc.md)\n"},
 	{"run",
-	 "glc run [-work] [-x] [-m] file.gl... | dir [arguments...]\n\n"
+	 "glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n\n"
 	 "Builds as glc build does, into a temporary directory, and runs the program with the\n"
 	 "arguments; its exit status is glc's.\n"},
 	{"env",
@@ -418,6 +420,8 @@ static const struct {
 	 "  GLROOT      the install root (include/gl, lib/gl, share/gl/stdlib); default: beside glc\n"
 	 "  GLCACHE     the package cache (default ~/.cache/gl); off: no cache\n"
 	 "  GLCC        the C compiler for generated code (default: the one gl was built with)\n"
+	 "  GLFLAGS     flags for every glc build and run, before the command line's (as GOFLAGS):\n"
+	 "              GLFLAGS=-gc=boehm builds everything on the Boehm comparison runtime\n"
 	 "  TMPDIR      where work directories go\n"
 	 "For programs (Go's knobs with a GL prefix):\n"
 	 "  GLMAXPROCS  Ps (default: the CPUs in the affinity mask)\n"
@@ -463,6 +467,7 @@ typedef struct Opts {
 	bool x;
 	bool m;
 	bool checkstores;
+	bool boehm; /* -gc=boehm: link the comparison runtime (libglrt_boehm.a) */
 	const char *opt;
 	Vec inputs;
 	Vec args;
@@ -614,6 +619,16 @@ static void ccargsfor(Opts *o, Vec *ccargs) {
 	vpush(ccargs, xprintf("-I%s", rootinc));
 }
 
+/* The libraries a -gc=boehm program links besides libglrt_boehm.a (the
+ * Boehm GC's, as pkg-config gave them to configure). */
+static const char *boehmlibs(void) {
+#ifdef GL_BOEHM_LIBS
+	return GL_BOEHM_LIBS;
+#else
+	return "-lgc";
+#endif
+}
+
 /* Link the objects with the runtime into exe; 0, or 3 if the linker failed. */
 static int linkexe(Opts *o, const char *exe, Vec *objs) {
 	const char *cc = getenv("GLCC");
@@ -623,7 +638,12 @@ static int linkexe(Opts *o, const char *exe, Vec *objs) {
 	vpush(&argv, (void *)exe);
 	for (int i = 0; i < objs->n; i++)
 		vpush(&argv, objs->v[i]);
-	vpush(&argv, xprintf("%s/libglrt.a", rootlib));
+	if (o->boehm) {
+		/* the same objects: generated code does not know which heap it has */
+		vpush(&argv, xprintf("%s/libglrt_boehm.a", rootlib));
+		pushwords(&argv, boehmlibs());
+	} else
+		vpush(&argv, xprintf("%s/libglrt.a", rootlib));
 	vpush(&argv, "-lpthread");
 	vpush(&argv, "-lm");
 	/* bind libc symbols at load time: the lazy resolver's first call saves
@@ -639,6 +659,11 @@ static int linkexe(Opts *o, const char *exe, Vec *objs) {
 }
 
 static int compile(Opts *o, const char *exe) {
+	if (o->boehm && !isfile(xprintf("%s/libglrt_boehm.a", rootlib))) {
+		fprintf(stderr, "glc: -gc=boehm: %s/libglrt_boehm.a does not exist: "
+			"this gl was configured without --with-gc=boehm\n", rootlib);
+		return 2;
+	}
 	Vec files = {0};
 	int rc = inputfiles(o, &files);
 	if (rc)
@@ -839,6 +864,10 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 			o->checkstores = checkstores = true;
 		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3")) {
 			o->opt = a;
+		} else if (!strcmp(a, "-gc=boehm")) {
+			o->boehm = true;
+		} else if (!strcmp(a, "-gc=gl")) {
+			o->boehm = false;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "glc: unknown flag %s\n", a);
 			return usage();
@@ -862,6 +891,29 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 			break;
 		}
 		vpush(&o->inputs, argv[i]);
+	}
+	return 0;
+}
+
+/* GLFLAGS (Go's GOFLAGS): flags for every glc build and run, words
+ * separated by spaces, applied before the command line's (which so
+ * override them: -gc=gl undoes -gc=boehm).  Only flags, and none that
+ * takes a separate argument (-o). */
+static int envflags(Opts *o, bool run) {
+	const char *env = getenv("GLFLAGS");
+	if (!env)
+		return 0;
+	char *words = xstrdup(env);
+	for (char *w = strtok(words, " \t\n"); w; w = strtok(NULL, " \t\n")) {
+		if (w[0] != '-' || !strcmp(w, "-o")) {
+			fprintf(stderr, "glc: GLFLAGS: %s is not a flag glc build and run take\n", w);
+			return 2;
+		}
+		char *one[1] = {w};
+		if (parseopts(1, one, o, run)) {
+			fprintf(stderr, "glc: (the flag is in GLFLAGS)\n");
+			return 2;
+		}
 	}
 	return 0;
 }
@@ -921,6 +973,7 @@ static int env(int argc, char **argv) {
 		{"GLROOT_LIB", rootlib},
 		{"GLROOT_STDLIB", rootstd},
 		{"GLCACHE", cachedir() ? cachedir() : "off"},
+		{"GLFLAGS", getenv("GLFLAGS") ? getenv("GLFLAGS") : ""},
 		{"GLCC", cc && *cc ? cc : GL_CC},
 		{"GLCFLAGS", GL_CFLAGS},
 		{"GLOS", "linux"},
@@ -957,7 +1010,7 @@ int main(int argc, char **argv) {
 		return env(argc - 2, argv + 2);
 	Opts o = {0};
 	if (!strcmp(cmd, "build")) {
-		if (parseopts(argc - 2, argv + 2, &o, false))
+		if (envflags(&o, false) || parseopts(argc - 2, argv + 2, &o, false))
 			return 2;
 		if (!o.inputs.n)
 			vpush(&o.inputs, "."); /* go build: the current directory */
@@ -969,7 +1022,7 @@ int main(int argc, char **argv) {
 		return rc;
 	}
 	if (!strcmp(cmd, "run")) {
-		if (parseopts(argc - 2, argv + 2, &o, true))
+		if (envflags(&o, true) || parseopts(argc - 2, argv + 2, &o, true))
 			return 2;
 		char exe[PATH_MAX + 16];
 		int rc;

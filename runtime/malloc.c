@@ -386,6 +386,9 @@ static GL_NOINLINE void *malloctiny(mcache *c, uint64_t size) {
 void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 	if (GL_UNLIKELY(size == 0))
 		return &zerobase;
+#ifdef GL_GC_BOEHM
+	return boehmmallocgc(size, typ, needzero); /* the comparison runtime's heap */
+#endif
 	bool noscan = typ == NULL || typ->ptrdata == 0;
 	if (GL_UNLIKELY(size > maxSmallSize))
 		return largeAlloc(size, typ, noscan, needzero);

@@ -127,8 +127,9 @@ static void takefinalizer_m(void *arg) {
 	unlock(&finlock);
 }
 
-static void wakefing_m(void *arg) {
-	(void)arg;
+/* fing, if it waits and there is work: the caller readies it (goready,
+ * or with no P, as sysmon, injectglist).  NULL if not. */
+G *fingtowake(void) {
 	G *gp = NULL;
 	lock(&finlock);
 	if (fingwait && fingwake) {
@@ -136,6 +137,12 @@ static void wakefing_m(void *arg) {
 		gp = fing;
 	}
 	unlock(&finlock);
+	return gp;
+}
+
+static void wakefing_m(void *arg) {
+	(void)arg;
+	G *gp = fingtowake();
 	if (gp != NULL)
 		goready(gp);
 }
@@ -347,7 +354,11 @@ static bool indatasegment(uintptr_t p) {
  * nothing to do: a 0-byte object or a package variable. */
 static uintptr_t finobject(const GlType *ot, void *data) {
 	uintptr_t p = (uintptr_t)data;
+#ifdef GL_GC_BOEHM
+	uintptr_t base = boehmbase(p);
+#else
 	uintptr_t base = findObject(p, NULL, NULL);
+#endif
 	if (base == 0) {
 		if (data == &zerobase || indatasegment(p))
 			return 0;
@@ -378,7 +389,11 @@ static void setfinalizer_m(void *arg) {
 		return;
 	const GlType *ftyp = gl_efacetype(a->fin);
 	if (ftyp == NULL) {
+#ifdef GL_GC_BOEHM
+		boehmremovefinalizer(p);
+#else
 		removefinalizer(p);
+#endif
 		return;
 	}
 	if (ftyp->kind != GL_KIND_FUNC)
@@ -388,7 +403,11 @@ static void setfinalizer_m(void *arg) {
 	if (ftyp->nin != 1 || !finargok(ftyp->in[0], etyp))
 		throwtypes("runtime.SetFinalizer: cannot pass ", etyp, " to finalizer ", ftyp, "");
 	createfing();
+#ifdef GL_GC_BOEHM
+	if (!boehmaddfinalizer(p, a->fin.data, ftyp, ftyp->in[0], etyp))
+#else
 	if (!addfinalizer(p, a->fin.data, ftyp, ftyp->in[0], etyp))
+#endif
 		gl_throw("runtime.SetFinalizer: finalizer already set");
 }
 

@@ -696,6 +696,9 @@ bool isGCWorker(const G *gp) {
  * goroutines waiting for the world have room. */
 static void gcStartTry_m(void *arg) {
 	(void)arg;
+#ifdef GL_GC_BOEHM
+	return; /* Boehm's heap collects itself */
+#endif
 	bool marking = gcMarking();
 	/* a cycle is marking: finish it here only if the pacer says the
 	 * allocating goroutine must (mgcpacer.c) */
@@ -748,6 +751,10 @@ static void finishsweep_sys(void *arg) {
 /* runtime.GC(): a cycle now, after any other stop-the-world. */
 void runtime_GC(G *g) {
 	(void)g;
+#ifdef GL_GC_BOEHM
+	boehmGC();
+	return;
+#endif
 	stopTheWorld("GC (forced)");
 	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
 	systemstack(gcMarkDone_m, NULL); /* the cycle under way, if any */

@@ -236,6 +236,11 @@ static void scavengeAll_m(void *arg) {
 /* runtime/debug.FreeOSMemory: a forced collection, then every free page
  * back to the kernel. */
 void runtime_debug_freeOSMemory(G *g) {
+#ifdef GL_GC_BOEHM
+	(void)g;
+	boehmFreeOSMemory(); /* Boehm's heap; the stacks' below */
+#else
 	runtime_GC(g);
+#endif
 	systemstack(scavengeAll_m, NULL);
 }

@@ -70,6 +70,15 @@ static void readMemStats(MemStats *m) {
 	 * would be Go's GCSys and count in Sys; MemStats has no field for it
 	 * yet and runtime/metrics' classes must add up to Sys, so it waits. */
 	m->Sys = m->HeapSys + m->StackSys;
+#ifdef GL_GC_BOEHM
+	/* the heap is Boehm's (gl's own holds the stacks only) */
+	boehmReadMemStats(&m->HeapAlloc, &m->HeapSys, &m->HeapIdle, &m->HeapReleased, &m->TotalAlloc, &m->NextGC,
+			  &m->Mallocs);
+	m->HeapObjects = m->Mallocs; /* Boehm counts no frees: Frees stays 0 */
+	m->Alloc = m->HeapAlloc;
+	m->HeapInuse = m->HeapSys - m->HeapIdle;
+	m->Sys = m->HeapSys + m->StackSys;
+#endif
 	m->StackCopies = __atomic_load_n(&memstats.stack_copies, __ATOMIC_RELAXED);
 	m->StackBytesCopied = __atomic_load_n(&memstats.stack_bytes_copied, __ATOMIC_RELAXED);
 	m->StackCopyNs = __atomic_load_n(&memstats.stack_copy_ns, __ATOMIC_RELAXED);

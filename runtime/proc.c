@@ -244,11 +244,17 @@ static void allgadd(G *gp) {
  * the next newproc; beyond 64, half the list moves to the global one. */
 static void gfput(P *pp, G *gp) {
 	if (gp->stack.hi - gp->stack.lo != GL_STACK_MIN || gl_debug.stackforcemove) {
-		/* a grown stack goes back; stackforcemove poisons every old block */
-		stackfree(gp->stack);
+		/* a grown stack goes back; stackforcemove poisons every old block.
+		 * gp->stack is cleared first: a conservative collector that
+		 * reads it meanwhile (boehm.c) must not scan a freed stack */
+		GlStack stk = gp->stack;
 		gp->stack = (GlStack){0, 0};
 		gp->stackguard0 = 0;
+		stackfree(stk);
 	}
+#ifdef GL_GC_BOEHM
+	boehmgfput(gp);
+#endif
 	gp->schedlink = pp->gfree;
 	pp->gfree = gp;
 	pp->gfreecnt++;
@@ -318,9 +324,10 @@ static void gfpurge(P *pp) {
 static void gfreestackslist(G *list) {
 	for (G *gp = list; gp != NULL; gp = gp->schedlink)
 		if (gp->stack.hi != 0) {
-			stackfree(gp->stack);
+			GlStack stk = gp->stack; /* cleared first, as gfput's */
 			gp->stack = (GlStack){0, 0};
 			gp->stackguard0 = 0;
+			stackfree(stk);
 		}
 }
 
@@ -800,11 +807,17 @@ static void *mstart_thread(void *arg) {
 	g0p->stackguard0 = g0p->stack.lo + GL_STACK_GUARD;
 	mp->procid = (int64_t)gettid();
 	minitSignalStack(mp);
+#ifdef GL_GC_BOEHM
+	boehmminit(mp);
+#endif
 	sigset_t none;
 	sigemptyset(&none);
 	pthread_sigmask(SIG_SETMASK, &none, NULL);
 	gl_mstart_returning(mstart1);
 	/* mexit: the M is done */
+#ifdef GL_GC_BOEHM
+	boehmmexit();
+#endif
 	unminitSignalStack(mp);
 	return NULL;
 }
@@ -2553,6 +2566,15 @@ static void sysmon(void) {
 		/* free heap memory over the goal back to the kernel, paced
 		 * (mgcscavenge.c says why here and not in a goroutine) */
 		scavwake = bgscavenge(now);
+#ifdef GL_GC_BOEHM
+		G *fg = boehmsysmon();
+		if (fg != NULL) {
+			fg->schedlink = NULL;
+			incidlelocked(-1); /* as for the poller's list above */
+			injectglist(fg);
+			incidlelocked(1);
+		}
+#endif
 		if (scavwake < wake)
 			wake = scavwake;
 		if (gl_debug.schedtrace > 0 && lasttrace + (int64_t)gl_debug.schedtrace * 1000000 <= now) {
@@ -2618,6 +2640,9 @@ static int32_t getproccount(void) {
 }
 
 static void schedinit(void) {
+#ifdef GL_GC_BOEHM
+	boehminit();
+#endif
 	m0.g0 = &g0;
 	m0.id = 0;
 	g0.m = &m0;
@@ -2642,6 +2667,9 @@ static void schedinit(void) {
 	alginit();
 	initsig();
 	minitSignalStack(&m0);
+#ifdef GL_GC_BOEHM
+	boehmminit(&m0);
+#endif
 	int32_t procs = ncpu;
 	gorootinit(); /* os_linux.c: runtime.GOROOT reads the environment of the start */
 	const char *s = getenv("GLMAXPROCS");

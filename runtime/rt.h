@@ -121,6 +121,11 @@ struct M {
 	uint32_t preemptGen;    /* atomic */
 	bool signalInRuntime;   /* the last signal handled found curg in runtime C (atomic) */
 	int64_t signalSentAt;   /* nanotime of the tgkill in flight (the handler measures send-to-ack) */
+	/* -gc=boehm only (boehm.c): where Boehm's stop signal found the
+	 * thread, in Boehm's collection boehmround */
+	uintptr_t boehmsp;
+	uint32_t boehmround;
+	uint64_t boehmmallocs; /* allocations by this M (written by it only; atomic) */
 };
 
 /* P status, Go's values */
@@ -567,6 +572,7 @@ bool semtryacquire(uint32_t *addr);       /* sema.c */
 void queuefinalizer(uintptr_t p, GlFunc *fn, const GlType *ft, const GlType *fint, const GlType *ot);
 void finqscan(void (*f)(uintptr_t *slot, void *arg), void *arg);
 bool wakefing(void);              /* after a cycle, the world started; false: no fing */
+G *fingtowake(void);             /* fing to ready, if it waits and has work; else NULL */
 bool isSystemGoroutine(const G *gp); /* the mark worker; fing, waiting for finalizers */
 extern uint64_t zerobase;         /* malloc.c: every 0-byte allocation */
 
@@ -828,6 +834,27 @@ _Static_assert(offsetof(G, sched.pc) == G_sched_pc, "G.sched.pc");
 _Static_assert(offsetof(G, sched.bp) == G_sched_bp, "G.sched.bp");
 _Static_assert(offsetof(Gobuf, sp) == Gobuf_sp, "Gobuf.sp");
 _Static_assert(offsetof(M, g0) == M_g0, "M.g0");
+#ifdef GL_GC_BOEHM
+/* boehm.c: the comparison runtime's heap (--with-gc=boehm, glc -gc=boehm) */
+void boehminit(void);           /* schedinit, first */
+void boehmgcenv(void);          /* after gcenvinit: GLGC */
+void boehmminit(M *mp);         /* a thread's registration, before it unblocks signals */
+void boehmmexit(void);          /* the thread exits */
+void boehmgfput(G *gp);         /* gp is dead: its old frames are not roots */
+void boehmstackbegin(void);     /* copystack: no collection until boehmstackend */
+void boehmstackend(void);
+void *boehmmallocgc(uint64_t size, const GlType *typ, bool needzero);
+void boehmGC(void);             /* runtime.GC */
+void boehmFreeOSMemory(void);   /* debug.FreeOSMemory */
+void boehmsetgcpercent(int32_t percent);
+G *boehmsysmon(void);           /* finalizers Boehm found, to finq: fing to inject, or NULL */
+void boehmReadMemStats(uint64_t *heapalloc, uint64_t *heapsys, uint64_t *heapidle, uint64_t *heapreleased,
+		       uint64_t *totalalloc, uint64_t *nextgc, uint64_t *mallocs);
+uintptr_t boehmbase(uintptr_t p);
+bool boehmaddfinalizer(uintptr_t p, GlFunc *fn, const GlType *ft, const GlType *fint, const GlType *ot);
+void boehmremovefinalizer(uintptr_t p);
+#endif
+
 _Static_assert(offsetof(M, curg) == M_curg, "M.curg");
 _Static_assert(offsetof(M, gsignal) == M_gsignal, "M.gsignal");
 

@@ -391,6 +391,9 @@ void copystack(G *g, uint64_t newsize) {
 		lockwaitingchans(g, true);
 	memcpy((void *)(new.hi - used), (void *)sp, used);
 
+#ifdef GL_GC_BOEHM
+	boehmstackbegin(); /* the conservative collector reads g->stack */
+#endif
 	g->stack = new;
 	g->sched.sp = sp + (uintptr_t)a.delta;
 	adjustframepointers(g, &a);
@@ -413,6 +416,9 @@ void copystack(G *g, uint64_t newsize) {
 	if (g->stackguard0 != GL_STACK_PREEMPT)
 		g->stackguard0 = stackguard(g);
 	stackretire(old, sp);
+#ifdef GL_GC_BOEHM
+	boehmstackend();
+#endif
 
 	int64_t ns = nanotime() - t0;
 	g->stackcopies++;

@@ -75,6 +75,13 @@ static void initgcpercent(void) {
 			setgcpercentenv(*e + 5);
 }
 
+#ifdef GL_GC_BOEHM
+static void boehmgcenv_m(void *arg) {
+	(void)arg;
+	boehmgcenv(); /* GLGC's value to Boehm's divisor */
+}
+#endif
+
 int64_t runtime_debug_setGCPercent(G *g, int64_t in) {
 	(void)g;
 	initgcpercent();
@@ -84,6 +91,9 @@ int64_t runtime_debug_setGCPercent(G *g, int64_t in) {
 		in = INT32_MAX;
 	int64_t out = __atomic_exchange_n(&gl_gcpercent, (int32_t)in, __ATOMIC_ACQ_REL);
 	gcControllerChanged();
+#ifdef GL_GC_BOEHM
+	systemstack(boehmgcenv_m, NULL);
+#endif
 	return out;
 }
 
@@ -147,6 +157,9 @@ void gcenvinit(void) {
 	int64_t v = m != NULL ? parsememlimit(m) : -1;
 	if (v >= 0)
 		gl_memorylimit = v;
+#ifdef GL_GC_BOEHM
+	boehmgcenv();
+#endif
 }
 
 int64_t runtime_debug_setMemoryLimit(G *g, int64_t in) {

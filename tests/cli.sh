@@ -3,7 +3,8 @@
 # and its topics, env NAME, build with no argument or a directory (the
 # executable named after it), -o into directories (made if missing), .go
 # files, clear one-line errors for missing inputs and non-main packages,
-# a killed glc leaving no work directory behind, and runtime.GOROOT.
+# a killed glc leaving no work directory behind, runtime.GOROOT,
+# -gc=boehm where the Boehm runtime was not built, and GLFLAGS.
 . "$(dirname "$0")/testlib.sh"
 
 # expect NAME STATUS PATTERN CMD...: CMD exits with STATUS and its output
@@ -88,4 +89,25 @@ else
 	fail "runtime.GOROOT: build failed"
 	sed 's/^/    /' "$tmp/out" | head -5
 fi
+# -gc=boehm with a gl that has no Boehm runtime (an install root without
+# libglrt_boehm.a): one clear line and exit 2, not a link error
+lib=$("$GLC" env GLROOT_LIB)
+inc=$("$GLC" env GLROOT_INCLUDE)
+std=$("$GLC" env GLROOT_STDLIB)
+mkdir -p "$tmp/root/lib/gl" "$tmp/root/include" "$tmp/root/share/gl"
+ln -s "$lib/libglrt.a" "$tmp/root/lib/gl/libglrt.a"
+ln -s "$inc" "$tmp/root/include/gl"
+ln -s "$std" "$tmp/root/share/gl/stdlib"
+expect "-gc=boehm without the Boehm runtime" 2 "configured without --with-gc=boehm" \
+	env GLROOT="$tmp/root" "$GLC" build -gc=boehm -o "$tmp/nob" "$tmp/proj/main.go"
+expect "-gc=other" 2 "unknown flag -gc=other" "$GLC" build -gc=other "$tmp/proj/main.go"
+# GLFLAGS (Go's GOFLAGS): before the command line's, which override them
+expect "GLFLAGS=-gc=boehm" 2 "configured without --with-gc=boehm" \
+	env GLROOT="$tmp/root" GLFLAGS=-gc=boehm "$GLC" build -o "$tmp/nob" "$tmp/proj/main.go"
+expect "GLFLAGS=-gc=boehm, then -gc=gl" 0 "from proj" \
+	env GLROOT="$tmp/root" GLFLAGS=-gc=boehm "$GLC" run -gc=gl "$tmp/proj/main.go"
+expect "GLFLAGS with an unknown flag" 2 "the flag is in GLFLAGS" env GLFLAGS="-x -nosuch" "$GLC" build "$tmp/proj/main.go"
+expect "GLFLAGS with a word not a flag" 2 "GLFLAGS: main.go is not a flag" env GLFLAGS="main.go" "$GLC" build "$tmp/proj/main.go"
+expect "env GLFLAGS" 0 "^-gc=boehm$" env GLFLAGS=-gc=boehm "$GLC" env GLFLAGS
+
 exit $status

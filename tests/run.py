@@ -9,6 +9,9 @@ limit and is killed, and reported as hung, if it exceeds it.
   GLDEBUG=... is passed through (CI also runs everything with stackforcemove=1;
   the few programs testdata/run/STACKFORCEMOVE lists then move their stacks
   at one call in N, for the reason it gives).
+  GLFLAGS=... (glc's flags for every build, as Go's GOFLAGS) are part of
+  the executables' cache key; with -gc=boehm in them (tests/boehm.sh) the
+  programs testdata/run/BOEHM lists are not run, for the reasons it gives.
 """
 import os, re, subprocess, sys, tempfile, concurrent.futures, time, hashlib
 
@@ -67,13 +70,14 @@ def toolstate(glc):
     if _toolstate is None:
         h = hashlib.sha256()
         env = dict(l.split("=", 1) for l in subprocess.run([glc, "env"], capture_output=True, text=True).stdout.splitlines() if "=" in l)
-        files = [glc, os.path.join(env["GLROOT_LIB"].strip('"'), "libglrt.a")]
+        lib = env["GLROOT_LIB"].strip('"')
+        files = [glc] + [os.path.join(lib, f) for f in ("libglrt.a", "libglrt_boehm.a") if os.path.exists(os.path.join(lib, f))]
         for root, _, fs in os.walk(env["GLROOT_STDLIB"].strip('"')):
             files += [os.path.join(root, f) for f in fs]
         for f in sorted(files):
             st = os.stat(f)
             h.update(("%s %d %d\n" % (f, st.st_size, st.st_mtime_ns)).encode())
-        for v in ("CC", "GLCPARTS", "GLCACHE"):
+        for v in ("CC", "GLCPARTS", "GLCACHE", "GLFLAGS"):
             h.update(("%s=%s\n" % (v, os.environ.get(v, ""))).encode())
         _toolstate = h.digest()
     return _toolstate
@@ -92,6 +96,20 @@ def cachedexe(glc, src):
         h.update(f.encode() + b"\0" + open(f, "rb").read())
     os.makedirs(cache, exist_ok=True)
     return os.path.join(cache, h.hexdigest()[:32])
+
+def boehmskips(d):
+    """testdata/run/BOEHM: the programs that test what only gl's own
+    collector has, not run when GLFLAGS says -gc=boehm."""
+    names = set()
+    for line in open(os.path.join(d, "BOEHM")):
+        line = line.split("#")[0].strip()
+        if line:
+            names.add(line)
+    return names
+
+def glflags():
+    """GLFLAGS: the flags glc adds to every build (tests/boehm.sh: -gc=boehm)."""
+    return os.environ.get("GLFLAGS", "").split()
 
 def build(glc, src, exe):
     """Build src into exe (or find it in the cache): None, or what failed."""
@@ -165,9 +183,13 @@ def main():
         names = [n for n in names if any(a in n for a in sys.argv[1:])]
 
     rates = forcemoverates(d)
-    for n in rates:
-        if n not in names and len(sys.argv) == 1:
-            sys.exit("testdata/run/STACKFORCEMOVE lists %s, which is not a program of testdata/run" % n)
+    skips = boehmskips(d)
+    for listname, listed in (("STACKFORCEMOVE", rates), ("BOEHM", skips)):
+        for n in listed:
+            if n not in names and len(sys.argv) == 1:
+                sys.exit("testdata/run/%s lists %s, which is not a program of testdata/run" % (listname, n))
+    if "-gc=boehm" in glflags():
+        names = [n for n in names if n not in skips]
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         warmcache(glc, tmp)
@@ -180,8 +202,9 @@ def main():
                     print("FAIL %s" % name)
                     for pr in probs:
                         print("    " + pr.replace("\n", "\n    "))
-    print("run: %d programs, %d failed%s" % (len(names), failed,
-          " (GLDEBUG=%s)" % os.environ["GLDEBUG"] if os.environ.get("GLDEBUG") else ""))
+    print("run: %d programs, %d failed%s%s" % (len(names), failed,
+          " (GLDEBUG=%s)" % os.environ["GLDEBUG"] if os.environ.get("GLDEBUG") else "",
+          " (GLFLAGS=%s)" % " ".join(glflags()) if glflags() else ""))
     times.sort(reverse=True)
     print("slowest (build and run): " + ", ".join("%s %.1f s" % (n, t) for t, n in times[:6]))
     sys.exit(1 if failed else 0)
