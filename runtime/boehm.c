@@ -57,12 +57,10 @@
 #define GC_NO_THREAD_REDIRECTS /* gl creates its threads and registers them itself */
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
-#include <gc/gc_typed.h>
 
 #include "rt.h"
 
 #include <signal.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -307,72 +305,16 @@ static void collectionevent(GC_EventType e) {
 
 typedef struct boehmalloc {
 	uint64_t size;
-	const GlType *typ;
 	bool noscan, needzero;
 	void *p;
 } boehmalloc;
-
-/* ---- typed allocation (GLBOEHMTYPED=1, for measurement) ----
- * Boehm's descriptor of a gl type's pointer words (GC_make_descriptor),
- * made once per type: an open-addressed table keyed by the type's
- * address, entries claimed with a compare-and-swap. */
-enum { ndescr = 1 << 14 };
-static struct {
-	const GlType *typ; /* atomic: NULL, or the type whose descr is set */
-	GC_descr descr;
-	bool ready; /* atomic */
-} descrs[ndescr];
-static bool typedalloc;
-
-static GC_descr makedescr(const GlType *t) {
-	uint64_t nw = t->ptrdata / 8;
-	GC_word bm[(nw + 63) / 64 + 1];
-	memset(bm, 0, sizeof bm);
-	for (uint64_t i = 0; i < nw; i++)
-		if (t->gcdata == NULL || (t->gcdata[i / 8] >> (i % 8) & 1))
-			bm[i / 64] |= (GC_word)1 << (i % 64);
-	return GC_make_descriptor(bm, nw);
-}
-
-/* t's descriptor, or 0 if the table is full (then: conservative). */
-static GC_descr typedescr(const GlType *t) {
-	uintptr_t h = ((uintptr_t)t >> 4) * 0x9e3779b97f4a7c15u;
-	for (uint32_t i = 0; i < 64; i++) {
-		uint32_t k = ((uint32_t)(h >> 50) + i) & (ndescr - 1);
-		const GlType *cur = __atomic_load_n(&descrs[k].typ, __ATOMIC_ACQUIRE);
-		if (cur == NULL) {
-			const GlType *none = NULL;
-			if (!__atomic_compare_exchange_n(&descrs[k].typ, &none, t, false, __ATOMIC_ACQ_REL,
-							 __ATOMIC_ACQUIRE)) {
-				if (none != t)
-					continue;
-			} else {
-				descrs[k].descr = makedescr(t);
-				__atomic_store_n(&descrs[k].ready, true, __ATOMIC_RELEASE);
-			}
-			cur = t;
-		}
-		if (cur == t)
-			return __atomic_load_n(&descrs[k].ready, __ATOMIC_ACQUIRE) ? descrs[k].descr : 0;
-	}
-	return 0;
-}
-
-static void *typedmalloc(uint64_t size, const GlType *t) {
-	GC_descr d = typedescr(t);
-	if (d == 0 || size % t->size != 0)
-		return GC_malloc(size);
-	if (size == t->size)
-		return GC_malloc_explicitly_typed(size, d);
-	return GC_calloc_explicitly_typed(size / t->size, t->size, d);
-}
 
 static void boehmfinq_m(void *arg);
 static bool boehmfindue; /* Boehm has finalizers ready (atomic) */
 
 static void mallocgc_m(void *arg) {
 	boehmalloc *a = arg;
-	a->p = a->noscan ? GC_malloc_atomic(a->size) : typedalloc ? typedmalloc(a->size, a->typ) : GC_malloc(a->size);
+	a->p = a->noscan ? GC_malloc_atomic(a->size) : GC_malloc(a->size);
 	if (a->p == NULL)
 		gl_throw("out of memory");
 	if (a->noscan && a->needzero)
@@ -389,7 +331,7 @@ static void mallocgc_m(void *arg) {
  * a collection that this allocation starts runs with the thread's
  * stack pointer on the thread's own stack. */
 void *boehmmallocgc(uint64_t size, const GlType *typ, bool needzero) {
-	boehmalloc a = {size, typ, typ == NULL || typ->ptrdata == 0, needzero, NULL};
+	boehmalloc a = {size, typ == NULL || typ->ptrdata == 0, needzero, NULL};
 	G *g = getg();
 	if (g == getm()->g0 || g == getm()->gsignal)
 		mallocgc_m(&a);
@@ -560,7 +502,6 @@ void boehminit(void) {
 	GC_set_finalizer_notifier(finalizernotify);
 	GC_set_on_collection_event(collectionevent);
 	GC_INIT();
-	typedalloc = getenv("GLBOEHMTYPED") != NULL;
 	/* after GC_INIT, which sets Boehm's own (its thread support) */
 	pushthreads = GC_get_push_other_roots();
 	if (pushthreads == NULL)
