@@ -2129,6 +2129,18 @@ static void startTheWorldWithSema(void *arg) {
 		p1 = p1->link;
 		startm(pp, false);
 	}
+}
+
+/* After worldsema is released: an M for an idle P, in case the queues
+ * hold more than the restarted Ps run (Go's startTheWorldWithSema calls
+ * wakep before the release).  Not under worldsema: a futex wake may cost
+ * the waker its CPU for a scheduler tick, when the kernel puts the
+ * wakee on the waker's CPU, and meanwhile no one can stop the world —
+ * an allocation that wants a collection cannot start it (mgc.c's
+ * gcStartTry_m) and the heap grows (bench/gc's churn: 15 MiB heaps
+ * under a 4 MiB goal, 3-5 ms after one in ten restarts). */
+static void startTheWorldWake(void *arg) {
+	(void)arg;
 	wakep();
 }
 
@@ -2137,6 +2149,7 @@ void startTheWorld(void) {
 	G *gp = getg();
 	gp->m->locks--;
 	semrelease1(&worldsema, false);
+	systemstack(startTheWorldWake, NULL);
 }
 
 /* stopTheWorld and startTheWorld for code already on g0 that must not
@@ -2155,6 +2168,7 @@ void startTheWorld_m(void) {
 	startTheWorldWithSema(NULL);
 	getm()->locks--;
 	semrelease1(&worldsema, false);
+	wakep();
 }
 
 /* runtime.GOMAXPROCS(n): the old value; n > 0 changes it, with the world
