@@ -485,6 +485,22 @@ void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse) {
 		*inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 }
 
+/* readheapstats' object count per size class (n[0], large objects, is
+ * left 0): MemStats.BySize's Mallocs. */
+void readclassallocs(uint64_t n[numSizeClasses]) {
+	uint64_t unused[numSizeClasses] = {0};
+	mcache_unusedByClass(&nopcache, unused);
+	P **ps = __atomic_load_n(&allp, __ATOMIC_ACQUIRE);
+	int32_t np = __atomic_load_n(&gomaxprocs, __ATOMIC_ACQUIRE);
+	for (int32_t i = 0; ps != NULL && i < np; i++)
+		mcache_unusedByClass(&ps[i]->mcache, unused);
+	n[0] = 0;
+	for (int i = 1; i < numSizeClasses; i++) {
+		uint64_t a = __atomic_load_n(&memstats.smallAllocCount[i], __ATOMIC_RELAXED);
+		n[i] = a > unused[i] ? a - unused[i] : 0;
+	}
+}
+
 /* The pieces the tiny allocator placed in existing blocks, ever: Go's
  * MemStats counts them in Mallocs (and, so that HeapObjects counts
  * blocks, in Frees).  Other Ps' counts may be a moment old. */

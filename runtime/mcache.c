@@ -100,6 +100,15 @@ void mcache_releaseAll(mcache *c) {
 	__atomic_store_n(&c->tinyAllocs, 0, __ATOMIC_RELAXED);
 }
 
+/* The free slots of the spans c holds (counted as allocated already),
+ * added to n[sizeclass]: MemStats.BySize's view of readheapstats'. */
+void mcache_unusedByClass(mcache *c, uint64_t n[numSizeClasses]) {
+	for (int i = 0; i < numSpanClasses; i++) {
+		mspan *s = __atomic_load_n(&c->alloc[i], __ATOMIC_RELAXED);
+		n[spanClass_sizeclass((spanClass)i)] += s->nelems - __atomic_load_n(&s->allocCount, __ATOMIC_RELAXED);
+	}
+}
+
 /* The free slots of the spans c holds (counted as allocated already), and
  * their bytes.  Read without a lock by readmemstats: a moment's view. */
 uint64_t mcache_unusedObjects(mcache *c, uint64_t *bytes) {

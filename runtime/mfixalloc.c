@@ -14,8 +14,9 @@
 
 enum { fixallocChunk = 16 << 10 };
 
-void fixalloc_init(fixalloc *f, uint64_t size) {
+void fixalloc_init(fixalloc *f, uint64_t size, uint64_t *stat) {
 	f->size = (size + 7) & ~(uint64_t)7;
+	f->stat = stat;
 	f->list = NULL;
 	f->chunk = 0;
 	f->nchunk = 0;
@@ -31,7 +32,7 @@ void *fixalloc_alloc(fixalloc *f) {
 		memset(p, 0, f->size);
 	} else {
 		if (f->nchunk < f->size) {
-			f->chunk = (uintptr_t)persistentalloc(fixallocChunk);
+			f->chunk = (uintptr_t)persistentallocStat(fixallocChunk, f->stat);
 			f->nchunk = fixallocChunk;
 		}
 		p = (void *)f->chunk; /* fresh: zero */

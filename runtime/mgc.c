@@ -255,6 +255,28 @@ static void printmilli(int64_t v1000) {
 
 static int64_t gccpuTotal; /* the collector's CPU time, all cycles (gctrace's %) */
 
+/* A cycle's CPU time in nanoseconds: each pause stops every P; the mark
+ * is the assists' and the worker's time, or every P's when it stopped
+ * the world. */
+typedef struct cyclecpu {
+	int64_t p1, assist, bg, p2;
+} cyclecpu;
+
+static cyclecpu cycleCPU(int64_t t0, int64_t t1, int64_t t2, int64_t tend, bool concurrent) {
+	cyclecpu c = {(t1 - t0) * gomaxprocs, gcstats.assistNs, gcstats.bgMarkNs, (tend - t2) * gomaxprocs};
+	if (!concurrent)
+		c.bg = (t2 - t1) * gomaxprocs;
+	return c;
+}
+
+/* After a cycle: the collector's share of the CPU since the program
+ * began (MemStats.GCCPUFraction, gctrace's U%). */
+static void gcCPUAccount(cyclecpu c, int64_t tend) {
+	gccpuTotal += c.p1 + c.assist + c.bg + c.p2;
+	int64_t elapsed = (tend - gcstartnano) * gomaxprocs;
+	gcstats.cpuFraction = elapsed > 0 ? (double)gccpuTotal / (double)elapsed : 0;
+}
+
 /* Go's gctrace line, with the cycle's three clock phases: the first
  * pause (sweep termination and the roots; 0 when the world stays stopped
  * throughout), the mark (concurrent, or with the world stopped), and the
@@ -265,19 +287,13 @@ static int64_t gccpuTotal; /* the collector's CPU time, all cycles (gctrace's %)
  * heap when the cycle began, when marking ended, and marked live:
  * "gc N @T s U%: PAUSE+MARK+PAUSE ms clock, P1+ASSIST/BG/IDLE+P2 ms cpu,
  * BEFORE->AFTER->MARKED MB, GOAL MB goal, NP P". */
-static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t before, uint64_t after, bool concurrent) {
-	int64_t p1 = (t1 - t0) * gomaxprocs, p2 = (tend - t2) * gomaxprocs;
-	int64_t assist = gcstats.assistNs, bg = gcstats.bgMarkNs;
-	if (!concurrent) /* the mark stopped the world: every P's time */
-		bg = (t2 - t1) * gomaxprocs;
-	gccpuTotal += p1 + p2 + assist + bg;
-	int64_t elapsed = (tend - gcstartnano) * gomaxprocs;
+static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t before, uint64_t after, cyclecpu cpu) {
 	prints("gc ");
 	printuint(gcstats.numgc);
 	prints(" @");
 	printmilli((t0 - gcstartnano) / 1000000);
 	prints("s ");
-	printint(elapsed > 0 ? gccpuTotal * 100 / elapsed : 0);
+	printint((int64_t)(gcstats.cpuFraction * 100));
 	prints("%: ");
 	printmilli((t1 - t0) / 1000);
 	prints("+");
@@ -285,13 +301,13 @@ static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t b
 	prints("+");
 	printmilli((tend - t2) / 1000);
 	prints(" ms clock, ");
-	printmilli(p1 / 1000);
+	printmilli(cpu.p1 / 1000);
 	prints("+");
-	printmilli(assist / 1000);
+	printmilli(cpu.assist / 1000);
 	prints("/");
-	printmilli(bg / 1000);
+	printmilli(cpu.bg / 1000);
 	prints("/0+");
-	printmilli(p2 / 1000);
+	printmilli(cpu.p2 / 1000);
 	prints(" ms cpu, ");
 	printuint(before >> 20);
 	prints("->");
@@ -405,8 +421,10 @@ static void gcMarkTermination(void) {
 	gcControllerChanged();
 	forcedlast = cycle.forced;
 	gcstats.pauseTotalNs += (uint64_t)pause;
+	cyclecpu cpu = cycleCPU(cycle.t0, cycle.t1, cycle.t2, tend, cycle.concurrent);
+	gcCPUAccount(cpu, tend);
 	if (gl_debug.gctrace)
-		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before, cycle.after, cycle.concurrent);
+		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before, cycle.after, cpu);
 }
 
 /* A whole cycle with the world stopped, on g0: runtime.GC's, and every

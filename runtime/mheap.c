@@ -544,10 +544,10 @@ uint64_t mheap_scavenge(uint64_t nbytes) {
 }
 
 void mheap_init(void) {
-	fixalloc_init(&mheap_.spanalloc, sizeof(mspan));
-	fixalloc_init(&mheap_.bitsalloc, gcBitsBytes);
-	fixalloc_init(&mheap_.specialfinalizeralloc, sizeof(specialfinalizer));
-	fixalloc_init(&mheap_.specialprofilealloc, sizeof(specialprofile));
+	fixalloc_init(&mheap_.spanalloc, sizeof(mspan), &memstats.mspan_sys);
+	fixalloc_init(&mheap_.bitsalloc, gcBitsBytes, &memstats.gc_sys); /* Go's gcBits arenas: GCSys */
+	fixalloc_init(&mheap_.specialfinalizeralloc, sizeof(specialfinalizer), &memstats.other_sys);
+	fixalloc_init(&mheap_.specialprofilealloc, sizeof(specialprofile), &memstats.other_sys);
 	/* the index: address space only, backed page by page as arenas appear */
 	mheap_.arenas = sys_mmap(NULL, arenaIndexBytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);

@@ -243,8 +243,9 @@ typedef struct fixalloc {
 	uintptr_t chunk;   /* bump pointer into the current chunk */
 	uint64_t nchunk;   /* bytes left in it */
 	uint64_t inuse;    /* bytes handed out and not freed */
+	uint64_t *stat;    /* where its chunks are counted (memstats) */
 } fixalloc;
-void fixalloc_init(fixalloc *f, uint64_t size);
+void fixalloc_init(fixalloc *f, uint64_t size, uint64_t *stat);
 void *fixalloc_alloc(fixalloc *f);
 void fixalloc_free(fixalloc *f, void *p);
 
@@ -382,6 +383,7 @@ void mcache_refill(mcache *c, spanClass spc);
 uintptr_t mcache_nextFree(mcache *c, spanClass spc);
 void mcache_releaseAll(mcache *c);
 uint64_t mcache_unusedObjects(mcache *c, uint64_t *bytes); /* cached, not yet allocated */
+void mcache_unusedByClass(mcache *c, uint64_t n[numSizeClasses]); /* the same, per size class */
 
 /* mbitmap.c */
 uint8_t *newAllocBits(uint32_t nelems); /* zero bits, under mheap.lock */

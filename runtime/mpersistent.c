@@ -30,9 +30,13 @@ typedef struct pchunk {
 
 static pchunk *curchunk; /* atomic */
 
+static uint64_t roundup(uint64_t size) {
+	return (size + granule - 1) & ~(uint64_t)(granule - 1);
+}
+
 /* size bytes of zeroed memory, aligned to 64 bytes, never freed. */
 void *persistentalloc(uint64_t size) {
-	size = (size + granule - 1) & ~(uint64_t)(granule - 1);
+	size = roundup(size);
 	for (;;) {
 		pchunk *c = __atomic_load_n(&curchunk, __ATOMIC_ACQUIRE);
 		if (c != NULL) {
@@ -48,4 +52,21 @@ void *persistentalloc(uint64_t size) {
 		if (!__atomic_compare_exchange_n(&curchunk, &c, nc, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 			sysFree(nc, n, &memstats.other_sys);
 	}
+}
+
+/* The chunks are counted in memstats.other_sys (OtherSys).  Records that
+ * MemStats reports on their own line (MSpanSys, MCacheSys, BuckHashSys,
+ * GCSys) move their bytes from there to their stat, so that every byte
+ * is counted once and the lines add up to Sys, as Go's do. */
+void persistentStat(uint64_t size, uint64_t *stat) {
+	size = roundup(size);
+	__atomic_fetch_sub(&memstats.other_sys, size, __ATOMIC_RELAXED);
+	__atomic_fetch_add(stat, size, __ATOMIC_RELAXED);
+}
+
+/* persistentalloc, counted in *stat. */
+void *persistentallocStat(uint64_t size, uint64_t *stat) {
+	void *p = persistentalloc(size);
+	persistentStat(size, stat);
+	return p;
 }

@@ -116,13 +116,13 @@ static uint64_t hashstack(const uintptr_t *stk, int64_t n, uint64_t size) {
 /* The bucket of (stk, size), made if new.  proflock held, on g0. */
 static bucket *stkbucket(const uintptr_t *stk, int64_t n, uint64_t size) {
 	if (buckhash == NULL)
-		buckhash = persistentalloc(buckHashSize * sizeof(bucket *));
+		buckhash = persistentallocStat(buckHashSize * sizeof(bucket *), &memstats.buckhash_sys);
 	uint64_t h = hashstack(stk, n, size);
 	bucket **chain = &buckhash[h % buckHashSize];
 	for (bucket *b = *chain; b != NULL; b = b->next)
 		if (b->hash == h && b->size == size && b->nstk == n && memcmp(b->stk, stk, n * sizeof *stk) == 0)
 			return b;
-	bucket *b = persistentalloc(sizeof(bucket) + n * sizeof *stk);
+	bucket *b = persistentallocStat(sizeof(bucket) + n * sizeof *stk, &memstats.buckhash_sys);
 	b->hash = h;
 	b->size = size;
 	b->nstk = n;

@@ -6,13 +6,25 @@
  */
 #include "rt.h"
 
-/* stdlib/runtime's MemStats, field for field. */
+/* MemStats.BySize's length, Go's: the size classes up to 32 KiB less
+ * the last seven (Go fixed the array before it had 68 classes). */
+enum { bySizeLen = 61 };
+
+/* stdlib/runtime's MemStats, field for field (Go's order, then gl's). */
 typedef struct MemStats {
 	uint64_t Alloc, TotalAlloc, Sys, Lookups, Mallocs, Frees;
 	uint64_t HeapAlloc, HeapSys, HeapIdle, HeapInuse, HeapReleased, HeapObjects;
-	uint64_t StackInuse, StackSys, NextGC, LastGC, PauseTotalNs;
+	uint64_t StackInuse, StackSys;
+	uint64_t MSpanInuse, MSpanSys, MCacheInuse, MCacheSys, BuckHashSys, GCSys, OtherSys;
+	uint64_t NextGC, LastGC, PauseTotalNs;
 	uint64_t PauseNs[256], PauseEnd[256];
 	uint32_t NumGC, NumForcedGC;
+	double GCCPUFraction;
+	bool EnableGC, DebugGC;
+	struct {
+		uint32_t Size;
+		uint64_t Mallocs, Frees;
+	} BySize[bySizeLen];
 	uint64_t StackCopies, StackBytesCopied, StackCopyNs;
 } MemStats;
 
@@ -20,19 +32,34 @@ typedef struct MemStats {
  * Go's invariants hold in every snapshot: HeapSys = HeapInuse + HeapIdle,
  * HeapReleased <= HeapIdle. */
 typedef struct heapsizes {
-	uint64_t sys, inuse, released;
+	uint64_t sys, inuse, released, mspaninuse;
 } heapsizes;
 
-static void readheapsizes_m(void *arg) {
-	heapsizes *hs = arg;
+static void readheapsizes(heapsizes *hs) {
 	lock(&mheap_.lock);
 	hs->sys = memstats.heap_sys;
 	hs->inuse = memstats.heap_inuse;
 	hs->released = memstats.heap_released;
+	hs->mspaninuse = mheap_.spanalloc.inuse;
 	unlock(&mheap_.lock);
 }
 
-static void readMemStats(MemStats *m) {
+/* BySize: per size class, the objects allocated (counted when an mcache
+ * takes a span, less the free slots the mcaches hold now) and freed. */
+static void readBySize(MemStats *m) {
+	uint64_t n[numSizeClasses];
+	readclassallocs(n);
+	for (int i = 0; i < bySizeLen; i++) {
+		m->BySize[i].Size = (uint32_t)class_to_size[i];
+		m->BySize[i].Mallocs = n[i];
+		m->BySize[i].Frees = i == 0 ? 0 : memstats.nfree[i];
+	}
+}
+
+/* On g0 (its arrays would not fit the goroutine stack's band), with the
+ * world stopped. */
+static void readMemStats_m(void *arg) {
+	MemStats *m = arg;
 	uint64_t totalalloc, nmalloc;
 	readheapstats(&totalalloc, &nmalloc, NULL);
 	memset(m, 0, sizeof *m);
@@ -58,18 +85,24 @@ static void readMemStats(MemStats *m) {
 	memcpy(m->PauseEnd, gcstats.pauseEnd, sizeof m->PauseEnd);
 	m->NumGC = gcstats.numgc;
 	m->NumForcedGC = gcstats.numforcedgc;
+	m->GCCPUFraction = gcstats.cpuFraction;
+	m->EnableGC = true; /* as Go's: true even with GLGC=off */
 	heapsizes hs;
-	systemstack(readheapsizes_m, &hs);
+	readheapsizes(&hs);
 	m->HeapSys = hs.sys;
 	m->HeapInuse = hs.inuse;
 	m->HeapIdle = hs.sys - hs.inuse;
 	m->HeapReleased = hs.released;
 	m->StackInuse = __atomic_load_n(&memstats.stacks_inuse, __ATOMIC_RELAXED);
 	m->StackSys = __atomic_load_n(&memstats.stacks_sys, __ATOMIC_RELAXED);
-	/* The heap's metadata (memstats.gc_sys: arena records, mspans, bits)
-	 * would be Go's GCSys and count in Sys; MemStats has no field for it
-	 * yet and runtime/metrics' classes must add up to Sys, so it waits. */
-	m->Sys = m->HeapSys + m->StackSys;
+	/* the runtime's own memory, each byte on one line (mpersistent.c) */
+	m->MSpanInuse = hs.mspaninuse;
+	m->MSpanSys = __atomic_load_n(&memstats.mspan_sys, __ATOMIC_RELAXED);
+	m->MCacheInuse = m->MCacheSys = __atomic_load_n(&memstats.mcache_sys, __ATOMIC_RELAXED);
+	m->BuckHashSys = __atomic_load_n(&memstats.buckhash_sys, __ATOMIC_RELAXED);
+	m->GCSys = __atomic_load_n(&memstats.gc_sys, __ATOMIC_RELAXED);
+	m->OtherSys = __atomic_load_n(&memstats.other_sys, __ATOMIC_RELAXED);
+	readBySize(m);
 #ifdef GL_GC_BOEHM
 	/* the heap is Boehm's (gl's own holds the stacks only) */
 	boehmReadMemStats(&m->HeapAlloc, &m->HeapSys, &m->HeapIdle, &m->HeapReleased, &m->TotalAlloc, &m->NextGC,
@@ -77,8 +110,11 @@ static void readMemStats(MemStats *m) {
 	m->HeapObjects = m->Mallocs; /* Boehm counts no frees: Frees stays 0 */
 	m->Alloc = m->HeapAlloc;
 	m->HeapInuse = m->HeapSys - m->HeapIdle;
-	m->Sys = m->HeapSys + m->StackSys;
+	memset(m->BySize, 0, sizeof m->BySize); /* Boehm's size classes are its own */
+	for (int i = 0; i < bySizeLen; i++)
+		m->BySize[i].Size = (uint32_t)class_to_size[i];
 #endif
+	m->Sys = m->HeapSys + m->StackSys + m->MSpanSys + m->MCacheSys + m->BuckHashSys + m->GCSys + m->OtherSys;
 	m->StackCopies = __atomic_load_n(&memstats.stack_copies, __ATOMIC_RELAXED);
 	m->StackBytesCopied = __atomic_load_n(&memstats.stack_bytes_copied, __ATOMIC_RELAXED);
 	m->StackCopyNs = __atomic_load_n(&memstats.stack_copy_ns, __ATOMIC_RELAXED);
@@ -98,6 +134,6 @@ void runtime_readMemStats(G *g, MemStats *m) {
 	stopTheWorld("read mem stats");
 	if (onstack)
 		m = (MemStats *)(getg()->stack.hi - off);
-	readMemStats(m);
+	systemstack(readMemStats_m, m);
 	startTheWorld();
 }

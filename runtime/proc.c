@@ -682,8 +682,10 @@ static P *procresize(int32_t nprocs) {
 		allpcap = ncap;
 	}
 	for (int32_t i = old; i < nprocs; i++) {
-		if (allp[i] == NULL)
+		if (allp[i] == NULL) {
 			allp[i] = persistentalloc(sizeof(P));
+			persistentStat(sizeof(mcache), &memstats.mcache_sys); /* its mcache: MCacheSys */
+		}
 		pinit(allp[i], i);
 	}
 	M *mp = getm();

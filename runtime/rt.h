@@ -461,6 +461,11 @@ typedef struct mstats {
 	uint64_t heap_live;
 	uint64_t other_sys;         /* runtime metadata outside the heap: G, M, P,
 				     * itabs, the heap's own records (persistentalloc), bigzero (OtherSys) */
+	/* parts of persistentalloc's chunks that MemStats reports apart
+	 * (mpersistent.c's persistentStat moves them out of other_sys) */
+	uint64_t mspan_sys;         /* fixalloc chunks of mspans (MSpanSys) */
+	uint64_t mcache_sys;        /* the mcaches in the Ps (MCacheSys = MCacheInuse) */
+	uint64_t buckhash_sys;      /* the heap profile's buckets and their hash table (BuckHashSys) */
 	/* stackforcemove only: the least distance from stack.lo of anything
 	 * written to a stack (fresh blocks are filled with a pattern, looked
 	 * at when the block is retired): what was left of the reserve band */
@@ -503,6 +508,7 @@ void sysHugePage(void *p, uint64_t n);
 void sysUnused(void *p, uint64_t n);
 void readmemstats(uint64_t *totalalloc, uint64_t *nmalloc);
 void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse);
+void readclassallocs(uint64_t n[numSizeClasses]); /* the same, per size class (g0: 1 KiB of locals) */
 uint64_t tinyAllocCount(void);
 
 /* mgc.c: the collector's roots */
@@ -522,6 +528,7 @@ typedef struct gcstats_t {
 	uint64_t pauseTotalNs, lastGC;
 	uint64_t pauseNs[256], pauseEnd[256]; /* rings, as MemStats': cycle n (from 1) at (n+255)%256 */
 	uint64_t nextGC, trigger;
+	double cpuFraction; /* the collector's share of the CPU since start-up (GCCPUFraction) */
 } gcstats_t;
 extern gcstats_t gcstats;
 extern int32_t gl_gcpercent;
@@ -640,6 +647,8 @@ static inline void chan_recvslot(const hchan *c, void *ep, void *qp) {
 
 /* mpersistent.c: runtime metadata that lives as long as the process */
 void *persistentalloc(uint64_t size);
+void *persistentallocStat(uint64_t size, uint64_t *stat); /* counted in stat, not OtherSys */
+void persistentStat(uint64_t size, uint64_t *stat);         /* move size bytes of OtherSys to stat */
 
 /* The runtime's own type descriptors, for its objects on the collected
  * heap.  GL_RTTYPE(name, T, "runtime.T", mask) defines a GlType for struct
