@@ -650,6 +650,9 @@ static int linkexe(Opts *o, const char *exe, Vec *objs) {
 	 * the whole vector state (about 3 KB) on whatever stack it runs on,
 	 * more than a goroutine stack's reserve band */
 	vpush(&argv, "-Wl,-z,now");
+	/* a fixed address, as Go's default build mode (exe, not pie): package
+	 * variables lie low, where Go's test/nilptr.go expects them */
+	vpush(&argv, "-no-pie");
 	vpush(&argv, NULL);
 	if (runcmd((char **)argv.v, o->x)) {
 		fprintf(stderr, "glc: internal error: linking failed (kept in %s)\n", workdir);
