@@ -2139,8 +2139,8 @@ static void startTheWorldWithSema(void *arg) {
  * the waker its CPU for a scheduler tick, when the kernel puts the
  * wakee on the waker's CPU, and meanwhile no one can stop the world —
  * an allocation that wants a collection cannot start it (mgc.c's
- * gcStartTry_m) and the heap grows (bench/gc's churn: 15 MiB heaps
- * under a 4 MiB goal, 3-5 ms after one in ten restarts). */
+ * gcStartTry_m) and the heap grows (bench/gc's churn: cycles 3-5 ms
+ * late, at 15-27 MiB under a 4 MiB goal, in one run of four). */
 static void startTheWorldWake(void *arg) {
 	(void)arg;
 	wakep();
