@@ -458,35 +458,12 @@ void *gl_newarray(G *g, const GlType *elem, int64_t n) {
 
 /* ---- statistics ---- */
 
-/* TotalAlloc and Mallocs (nothing is freed: HeapAlloc and HeapObjects
- * too) and HeapInuse: the per-class counts, less the free slots of the
+/* The objects of each size class counted as allocated (n[0], large
+ * objects, is left 0): the per-class counts, less the free slots of the
  * spans the mcaches hold now (mcache.c).  Exact for the calling P's own
  * allocations; other Ps' may be a moment apart, as in any read without
- * stopping the world. */
-void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse) {
-	uint64_t objs = __atomic_load_n(&memstats.nlargealloc, __ATOMIC_RELAXED);
-	uint64_t bytes = __atomic_load_n(&memstats.heap_large, __ATOMIC_RELAXED);
-	for (int i = 1; i < numSizeClasses; i++) {
-		uint64_t n = __atomic_load_n(&memstats.smallAllocCount[i], __ATOMIC_RELAXED);
-		objs += n;
-		bytes += n * class_to_size[i];
-	}
-	uint64_t ub, uo = mcache_unusedObjects(&nopcache, &ub);
-	P **ps = __atomic_load_n(&allp, __ATOMIC_ACQUIRE);
-	int32_t np = __atomic_load_n(&gomaxprocs, __ATOMIC_ACQUIRE);
-	for (int32_t i = 0; ps != NULL && i < np; i++) {
-		uint64_t b;
-		uo += mcache_unusedObjects(&ps[i]->mcache, &b);
-		ub += b;
-	}
-	*nmalloc = objs > uo ? objs - uo : 0;
-	*totalalloc = bytes > ub ? bytes - ub : 0;
-	if (inuse != NULL)
-		*inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
-}
-
-/* readheapstats' object count per size class (n[0], large objects, is
- * left 0): MemStats.BySize's Mallocs. */
+ * stopping the world.  MemStats.BySize's Mallocs.  Its arrays want g0
+ * (or a C thread's stack), not a goroutine's. */
 void readclassallocs(uint64_t n[numSizeClasses]) {
 	uint64_t unused[numSizeClasses] = {0};
 	mcache_unusedByClass(&nopcache, unused);
@@ -499,6 +476,23 @@ void readclassallocs(uint64_t n[numSizeClasses]) {
 		uint64_t a = __atomic_load_n(&memstats.smallAllocCount[i], __ATOMIC_RELAXED);
 		n[i] = a > unused[i] ? a - unused[i] : 0;
 	}
+}
+
+/* TotalAlloc and Mallocs (before the sweep's frees are taken off) and
+ * HeapInuse: readclassallocs' counts and the large objects. */
+void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse) {
+	uint64_t n[numSizeClasses];
+	readclassallocs(n);
+	uint64_t objs = __atomic_load_n(&memstats.nlargealloc, __ATOMIC_RELAXED);
+	uint64_t bytes = __atomic_load_n(&memstats.heap_large, __ATOMIC_RELAXED);
+	for (int i = 1; i < numSizeClasses; i++) {
+		objs += n[i];
+		bytes += n[i] * class_to_size[i];
+	}
+	*nmalloc = objs;
+	*totalalloc = bytes;
+	if (inuse != NULL)
+		*inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 }
 
 /* The pieces the tiny allocator placed in existing blocks, ever: Go's

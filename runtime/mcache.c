@@ -101,24 +101,11 @@ void mcache_releaseAll(mcache *c) {
 }
 
 /* The free slots of the spans c holds (counted as allocated already),
- * added to n[sizeclass]: MemStats.BySize's view of readheapstats'. */
+ * added to n[sizeclass].  Read without a lock by readclassallocs: a
+ * moment's view. */
 void mcache_unusedByClass(mcache *c, uint64_t n[numSizeClasses]) {
 	for (int i = 0; i < numSpanClasses; i++) {
 		mspan *s = __atomic_load_n(&c->alloc[i], __ATOMIC_RELAXED);
 		n[spanClass_sizeclass((spanClass)i)] += s->nelems - __atomic_load_n(&s->allocCount, __ATOMIC_RELAXED);
 	}
-}
-
-/* The free slots of the spans c holds (counted as allocated already), and
- * their bytes.  Read without a lock by readmemstats: a moment's view. */
-uint64_t mcache_unusedObjects(mcache *c, uint64_t *bytes) {
-	uint64_t n = 0, b = 0;
-	for (int i = 0; i < numSpanClasses; i++) {
-		mspan *s = __atomic_load_n(&c->alloc[i], __ATOMIC_RELAXED);
-		uint64_t free = s->nelems - __atomic_load_n(&s->allocCount, __ATOMIC_RELAXED);
-		n += free;
-		b += free * class_to_size[spanClass_sizeclass((spanClass)i)];
-	}
-	*bytes = b;
-	return n;
 }

@@ -382,8 +382,7 @@ void mcache_init(mcache *c);
 void mcache_refill(mcache *c, spanClass spc);
 uintptr_t mcache_nextFree(mcache *c, spanClass spc);
 void mcache_releaseAll(mcache *c);
-uint64_t mcache_unusedObjects(mcache *c, uint64_t *bytes); /* cached, not yet allocated */
-void mcache_unusedByClass(mcache *c, uint64_t n[numSizeClasses]); /* the same, per size class */
+void mcache_unusedByClass(mcache *c, uint64_t n[numSizeClasses]); /* cached, not yet allocated, per size class */
 
 /* mbitmap.c */
 uint8_t *newAllocBits(uint32_t nelems); /* zero bits, under mheap.lock */

@@ -508,7 +508,7 @@ void sysHugePage(void *p, uint64_t n);
 void sysUnused(void *p, uint64_t n);
 void readmemstats(uint64_t *totalalloc, uint64_t *nmalloc);
 void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse);
-void readclassallocs(uint64_t n[numSizeClasses]); /* the same, per size class (g0: 1 KiB of locals) */
+void readclassallocs(uint64_t n[numSizeClasses]); /* per size class (both: g0, 1 KiB of locals) */
 uint64_t tinyAllocCount(void);
 
 /* mgc.c: the collector's roots */
