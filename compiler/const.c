@@ -12,7 +12,9 @@
  * 1e1000 and 0x1p-1074 are exact.  A value that outgrows that (1e100000,
  * or a denominator that keeps growing) is rounded to nearest-even at PREC
  * (512) bits and q becomes that integer mantissa, its binary exponent in
- * e, so huge exponents cost no memory.  Like Go's, the exponent is bounded
+ * e, so huge exponents cost no memory.  A rounded value stays rounded:
+ * every result computed from it is rounded to PREC bits too, as Go's
+ * constants are once they are a big.Float (1e5000/1e4999 == 10).  Like Go's, the exponent is bounded
  * by 2^31: beyond it a literal is "malformed constant" and an operation's
  * result "constant result is not representable"; far below it a value is 0.
  *
@@ -36,6 +38,7 @@
 static void rinit(Real *r) {
 	mpq_init(r->q);
 	r->e = 0;
+	r->rounded = false;
 }
 
 static Const *mk(int kind) {
@@ -296,16 +299,19 @@ static void rfold(Real *r) {
 	}
 }
 
-/* Bring r to its canonical form: exact if it fits, else PREC bits
- * rounded.  False if |r| reaches 2^MAXEXP; a value below 2^-MAXEXP is 0. */
+/* Bring r to its canonical form: exact if it fits and was never rounded,
+ * else PREC bits rounded.  False if |r| reaches 2^MAXEXP; a value below
+ * 2^-MAXEXP is 0. */
 static bool rnorm(Real *r) {
 	if (mpq_sgn(r->q) == 0) {
 		r->e = 0;
 		return true;
 	}
 	rfold(r);
-	if (r->e == 0 && zbits(mpq_numref(r->q)) <= MAXBITS && zbits(mpq_denref(r->q)) <= MAXBITS)
+	if (!r->rounded && r->e == 0 && zbits(mpq_numref(r->q)) <= MAXBITS &&
+	    zbits(mpq_denref(r->q)) <= MAXBITS)
 		return true;
+	r->rounded = true;
 	int sign = mpq_sgn(r->q);
 	int64_t k = qlog2(r->q) - (PREC - 1);
 	mpz_t m;
@@ -332,16 +338,20 @@ static bool rnorm(Real *r) {
 static void rset(Real *z, const Real *x) {
 	mpq_set(z->q, x->q);
 	z->e = x->e;
+	z->rounded = x->rounded;
 }
 
 /* z = x + y, or x - y; false on overflow */
 static bool radd(Real *z, const Real *x, const Real *y, bool sub) {
+	bool rounded = x->rounded || y->rounded;
 	if (mpq_sgn(y->q) == 0) {
 		rset(z, x);
+		z->rounded = rounded;
 		return true;
 	}
 	if (mpq_sgn(x->q) == 0) {
 		rset(z, y);
+		z->rounded = rounded;
 		if (sub)
 			mpq_neg(z->q, z->q);
 		return true;
@@ -352,6 +362,7 @@ static bool radd(Real *z, const Real *x, const Real *y, bool sub) {
 		/* the smaller is below half an ulp of the larger's PREC bits */
 		bool xbig = gap > 0;
 		rset(z, xbig ? x : y);
+		z->rounded = rounded;
 		if (!xbig && sub)
 			mpq_neg(z->q, z->q);
 		return true;
@@ -372,18 +383,21 @@ static bool radd(Real *z, const Real *x, const Real *y, bool sub) {
 	else
 		mpq_add(z->q, a, b);
 	z->e = e;
+	z->rounded = rounded;
 	mpq_clear(a);
 	mpq_clear(b);
 	return rnorm(z);
 }
 
 static bool rmul(Real *z, const Real *x, const Real *y) {
+	z->rounded = x->rounded || y->rounded;
 	mpq_mul(z->q, x->q, y->q);
 	z->e = x->e + y->e;
 	return rnorm(z);
 }
 
 static bool rquo(Real *z, const Real *x, const Real *y) { /* y != 0 */
+	z->rounded = x->rounded || y->rounded;
 	mpq_div(z->q, x->q, y->q);
 	z->e = x->e - y->e;
 	return rnorm(z);
@@ -452,6 +466,7 @@ static long double rtold(const Real *r) {
 static void rfromz(Real *r, const mpz_t z) {
 	mpq_set_z(r->q, z);
 	r->e = 0;
+	r->rounded = false;
 	rnorm(r);
 }
 
@@ -466,6 +481,7 @@ static void rfrombig(Real *r, Big x) {
 static void rfromld(Real *r, long double v) {
 	mpq_set_ui(r->q, 0, 1);
 	r->e = 0;
+	r->rounded = false;
 	if (v == 0 || !isfinite(v))
 		return;
 	int ex;
@@ -1117,6 +1133,7 @@ static void pow5(Real *r, uint64_t n) {
 	}
 	mpq_set_z(r->q, m);
 	r->e = e;
+	r->rounded = true; /* truncated to PREC + 64 bits above */
 	mpz_clear(m);
 	mpz_clear(base);
 }

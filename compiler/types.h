@@ -167,10 +167,13 @@ typedef struct Big {
 	uint64_t w[BIGW];
 } Big;
 /* An untyped float: q * 2^e, q an exact rational (const.c says when e is
- * not 0 and the value is rounded). */
+ * not 0 and the value is rounded).  rounded: the value was once rounded
+ * to PREC bits, and every result computed from it is rounded too (Go's
+ * go/constant, once a value is a big.Float, stays in big.Float). */
 typedef struct Real {
 	mpq_t q;
 	int64_t e;
+	bool rounded;
 } Real;
 struct Const {
 	int kind;
