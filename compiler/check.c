@@ -2004,8 +2004,12 @@ void checkpackage(Package *p) {
 		for (int j = 0; j < f->list.n; j++) {
 			Node *imp = f->list.v[j];
 			Package *ip = importpackage(imp->lit, imp->pos);
-			if (!ip)
-				continue;
+			if (!ip) { /* said at the import; its uses are not errors again */
+				ip = xalloc(sizeof *ip);
+				ip->path = ip->ipath = intern(imp->lit);
+				ip->name = intern(strrchr(imp->lit, '/') ? strrchr(imp->lit, '/') + 1 : imp->lit);
+				ip->bad = ip->checked = true;
+			}
 			const char *name = imp->name ? imp->name : ip->name;
 			if (name == blank)
 				continue;
@@ -2135,7 +2139,7 @@ void checkpackage(Package *p) {
 		Scope *fs = filescopes.v[i];
 		for (int j = 0; j < fs->objs.n; j++) {
 			Obj *o = fs->objs.v[j];
-			if (o->kind == O_PKG && !o->used) {
+			if (o->kind == O_PKG && !o->used && !o->imported->bad) {
 				if (o->decl && o->decl->name)
 					errorat(o->pos, "\"%s\" imported as %s and not used", o->imported->path, o->name);
 				else

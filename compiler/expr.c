@@ -1344,7 +1344,9 @@ static Type *checkselector(Node *n) {
 			Package *p = po->imported;
 			Obj *o = p && p->scope ? lookuplocal(p->scope, n->name) : NULL;
 			if (!o || (!exported(n->name) && p != unsafepkg)) {
-				if (o)
+				if (p && p->bad)
+					;
+				else if (o)
 					errorat(n->pos, "name %s not exported by package %s", n->name, p->name);
 				else
 					errorat(n->pos, "undefined: %s.%s", x->name, n->name);

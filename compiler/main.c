@@ -27,6 +27,7 @@
 #include "unicode.h"
 #include "config.h"
 #include "emit.h"
+#include "module.h"
 #include "parser.h"
 
 #define GL_VERSION "gl " PACKAGE_VERSION
@@ -88,44 +89,29 @@ const char *glroot(void) {
 	return root;
 }
 
-static int strcmpp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* A gl source file: name.gl, or name.go (gl is Go's syntax, so a Go
- * program's files build as they are). */
-static bool issource(const char *name) {
-	size_t n = strlen(name);
-	return n > 3 && (!strcmp(name + n - 3, ".gl") || !strcmp(name + n - 3, ".go"));
-}
-
-/* The source files of a package directory, sorted; not hidden files and
- * not tests (name_test.gl, name_test.go: go build leaves them out too). */
-static Vec dirfiles(const char *dir) {
-	Vec v = {0};
-	DIR *d = opendir(dir);
-	if (!d)
-		return v;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (issource(e->d_name) && e->d_name[0] != '.' && !(n > 8 && !strncmp(e->d_name + n - 8, "_test.g", 7)))
-			vpush(&v, xprintf("%s/%s", dir, e->d_name));
-	}
-	closedir(d);
-	if (v.n > 1)
-		qsort(v.v, v.n, sizeof(void *), strcmpp);
-	return v;
-}
-
-static Package *newpackage(const char *path) {
+static Package *newpackage(const char *path, bool std) {
 	Package *p = xalloc(sizeof *p);
 	p->path = intern(path);
+	p->ipath = p->path;
+	p->std = std;
 	const char *slash = strrchr(path, '/');
 	p->name = intern(slash ? slash + 1 : path);
 	return p;
 }
 
-/* Parse files into package p; the package clause must agree. */
-static bool parsefiles(Package *p, Vec *files) {
+static const char *basename_(const char *path) {
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* Parse files into package p; the package clause must agree.  The
+ * standard library's package names are their paths' last elements; the
+ * program's packages are named by their first file's clause.  at: the
+ * import that asks for the package, where go build reports a directory
+ * of two packages (NULL: the command line's package). */
+static bool parsefiles(Package *p, Vec *files, const Pos *at) {
+	bool ok = true;
+	const char *firstfile = NULL;
 	for (int i = 0; i < files->n; i++) {
 		const char *path = files->v[i];
 		size_t len;
@@ -139,19 +125,23 @@ static bool parsefiles(Package *p, Vec *files) {
 		Node *f = parsefile(id, src, len);
 		if (!f->name)
 			continue;
-		if (i == 0 && !strcmp(p->path, "main"))
+		if (!firstfile && !p->std) {
 			p->name = f->name;
-		if (f->name != intern(p->name) && !(i == 0)) {
-			errorat(f->pos, "package %s; expected package %s", f->name, p->name);
+			firstfile = path;
+		}
+		if (f->name != intern(p->name) && firstfile) { /* go build's words */
+			errorat(at ? *at : f->pos, "found packages %s (%s) and %s (%s) in %s", p->name, basename_(firstfile),
+			        f->name, basename_(path), xstrndup(path, (size_t)(basename_(path) - path - 1)));
+			ok = false;
 			continue;
 		}
-		if (strcmp(p->path, "main") && f->name != intern(p->name)) {
+		if (f->name != intern(p->name)) {
 			errorat(f->pos, "package %s; expected package %s", f->name, p->name);
 			continue;
 		}
 		vpush(&p->files, f);
 	}
-	return p->files.n > 0;
+	return ok && p->files.n > 0;
 }
 
 static Vec loading; /* import cycle detection */
@@ -204,24 +194,51 @@ Package *importpackage(const char *path, Pos pos) {
 		if (!strcmp(p->path, path))
 			return p;
 	}
+	Package *importer = loading.n ? loading.v[loading.n - 1] : NULL;
 	for (int i = 0; i < loading.n; i++)
 		if (!strcmp(((Package *)loading.v[i])->path, path)) {
-			errorat(pos, "import cycle not allowed");
+			/* go build's chain, from the program down to the repeat */
+			Buf chain = {0};
+			for (int j = 0; j < loading.n; j++)
+				bprintf(&chain, "\n\t%s %s", j ? "imports" : "package", ((Package *)loading.v[j])->ipath);
+			bprintf(&chain, "\n\timports %s", path);
+			errorat(pos, "import cycle not allowed%s", bstr(&chain));
 			return NULL;
 		}
 	if (!importpathok(path, pos))
 		return NULL;
-	char dir[PATH_MAX + 256];
-	snprintf(dir, sizeof dir, "%s/%s", rootstd, path);
-	Vec files = dirfiles(dir);
-	if (!files.n) {
-		errorat(pos, "package %s is not in std (%s)", path, rootstd);
+	const char *dir = moduledir(path);
+	bool std = !dir;
+	if (std)
+		dir = xprintf("%s/%s", rootstd, path);
+	if (importer && !internalok(importer->ipath, importer->std, path)) {
+		errorat(pos, "use of internal package %s not allowed", path);
 		return NULL;
 	}
-	Package *p = newpackage(path);
+	Vec files = dirfiles(dir);
+	if (!files.n) {
+		if (std && mainmodule.path)
+			errorat(pos, "package %s is not in std (%s) nor in module %s", path, rootstd, mainmodule.path);
+		else if (std)
+			errorat(pos, "package %s is not in std (%s)", path, rootstd);
+		else if (isdir(dir))
+			errorat(pos, "no Go files in %s", dir);
+		else
+			errorat(pos, "no required module provides package %s (no directory %s)", path, dir);
+		return NULL;
+	}
+	Package *p = newpackage(path, std);
 	vpush(&loading, p);
 	int errs = nerrors();
-	parsefiles(p, &files);
+	if (!parsefiles(p, &files, &pos)) {
+		loading.n--;
+		return NULL;
+	}
+	if (!std && p->name == intern("main")) {
+		errorat(pos, "import \"%s\" is a program, not an importable package", path);
+		loading.n--;
+		return NULL;
+	}
 	if (nerrors() == errs)
 		checkpackage(p);
 	loading.n--;
@@ -378,11 +395,12 @@ static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo, bool errs) {
 }
 
 static const char usagetext[] =
-	"usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir]\n"
+	"usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n"
 	"       glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
+	"       glc list [packages]\n"
 	"       glc env [NAME...]\n"
 	"       glc version\n"
-	"       glc help [build | run | env | environment | gldebug]\n";
+	"       glc help [build | run | list | modules | env | environment | gldebug]\n";
 
 static int usage(void) {
 	fputs(usagetext, stderr);
@@ -395,12 +413,14 @@ static const struct {
 	const char *topic, *text;
 } helptexts[] = {
 	{"build",
-	 "glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir]\n\n"
+	 "glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n\n"
 	 "Compiles package main from the files named (.gl or .go), or from the .gl and .go files of a\n"
 	 "directory (not *_test files; default: the current directory), into an executable named after\n"
 	 "the first file or the directory, or -o's name (a directory, or a name ending in /, gets the\n"
-	 "default name inside it; missing directories are made).  Exit 1 on compile errors (file:line:col:\n"
-	 "message), 2 on usage errors.\n\n"
+	 "default name inside it; missing directories are made; -o /dev/null writes nothing).  In a module\n"
+	 "(glc help modules), a package that is not a program is compiled and nothing is written, and\n"
+	 "several packages (dir/..., several directories) are each compiled and nothing is written.\n"
+	 "Exit 1 on compile errors (file:line:col: message), 2 on usage errors.\n\n"
 	 "  -work   keep the generated C and print where (WORK=dir)\n"
 	 "  -x      print the commands\n"
 	 "  -m      print the escape analysis's decisions, as Go's -gcflags=-m\n"
@@ -411,6 +431,20 @@ static const struct {
 	 "glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n\n"
 	 "Builds as glc build does, into a temporary directory, and runs the program with the\n"
 	 "arguments; its exit status is glc's.\n"},
+	{"list",
+	 "glc list [dir | dir/... | import/path ...]\n\n"
+	 "Prints the import paths of the packages named (default: the current directory's), one a\n"
+	 "line, as go list; dir/... is dir and the package directories below it (not testdata, not\n"
+	 "names starting with . or _, not other modules).  Needs a go.mod (glc help modules).\n"},
+	{"modules",
+	 "A module is a directory tree with a go.mod at its root:\n\n"
+	 "    module example.com/hello\n"
+	 "    go 1.19\n\n"
+	 "An import path below the module's path names the directory below the root\n"
+	 "(example.com/hello/greet is greet/); every other path is the standard library's.  glc\n"
+	 "finds go.mod in the program's directory or above it; without one, a program is one\n"
+	 "package.  gl fetches no module, so require lines are an error.  Packages are cached by\n"
+	 "content in GLCACHE, as the standard library's.\n"},
 	{"env",
 	 "glc env [NAME...]\n\n"
 	 "Prints where glc finds its runtime and standard library and how it compiles C, as\n"
@@ -449,7 +483,7 @@ static const struct {
 static int help(int argc, char **argv) {
 	if (argc < 1) {
 		fputs(usagetext, stdout);
-		fputs("\nglc help TOPIC says more; topics: build run env environment gldebug\n", stdout);
+		fputs("\nglc help TOPIC says more; topics: build run list modules env environment gldebug\n", stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof helptexts / sizeof helptexts[0]; i++)
@@ -468,7 +502,9 @@ typedef struct Opts {
 	bool m;
 	bool checkstores;
 	bool boehm; /* -gc=boehm: link the comparison runtime (libglrt_boehm.a) */
+	bool nolink; /* glc build of packages that are not programs: compile, write nothing */
 	const char *opt;
+	Vec flags; /* the flags as written (not -o), for the builds of a pattern's packages */
 	Vec inputs;
 	Vec args;
 } Opts;
@@ -476,6 +512,7 @@ typedef struct Opts {
 static char workdir[PATH_MAX];
 
 static int checkstoresdone(Opts *o, Vec *cfiles, Vec *chks, int rc);
+static const char *outputname(Opts *o);
 
 static void rmworkdir(bool keep);
 
@@ -671,12 +708,25 @@ static int compile(Opts *o, const char *exe) {
 	int rc = inputfiles(o, &files);
 	if (rc)
 		return rc;
+	/* the module (go.mod) of the directory the program is in */
+	const char *maindir = isdir(o->inputs.v[0]) ? o->inputs.v[0] : xstrndup(files.v[0], (size_t)(basename_(files.v[0]) - (char *)files.v[0]));
+	if (!*maindir)
+		maindir = ".";
+	if (!loadmodule(maindir))
+		flusherrors();
 	inittypes();
-	Package *mainpkg = newpackage("main");
+	Package *mainpkg = newpackage("main", false);
+	const char *ip = moduleimportpath(maindir);
+	mainpkg->ipath = ip ? intern(ip) : "command-line-arguments";
 	vpush(&loading, mainpkg);
-	parsefiles(mainpkg, &files);
+	parsefiles(mainpkg, &files, NULL);
 	flusherrors();
-	if (strcmp(mainpkg->name, "main")) { /* at the package clause, as a compile error */
+	if (strcmp(mainpkg->name, "main") && ip && !exe) {
+		/* glc build of a package of the module that is not a program: go
+		 * build compiles it (and what it imports) and writes nothing */
+		mainpkg->path = mainpkg->ipath;
+		o->nolink = true;
+	} else if (strcmp(mainpkg->name, "main")) { /* at the package clause, as a compile error */
 		Node *f0 = mainpkg->files.v[0];
 		errorat(f0->pos, "package %s is not a main package", mainpkg->name);
 		flusherrors();
@@ -806,6 +856,10 @@ static int compile(Opts *o, const char *exe) {
 		rmworkdir(o->work);
 		flusherrors();
 	}
+	if (o->nolink || (o->out && !strcmp(o->out, "/dev/null"))) /* go build -o /dev/null: check and compile only */
+		return 0;
+	if (!exe && !(exe = outputname(o)))
+		return 1;
 	return linkexe(o, exe, &objs);
 }
 
@@ -876,6 +930,8 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 			return usage();
 		} else
 			break;
+		if (strcmp(a, "-o"))
+			vpush(&o->flags, (void *)a);
 	}
 	for (; i < argc; i++) {
 		const char *a = argv[i];
@@ -997,6 +1053,131 @@ static int env(int argc, char **argv) {
 	return 0;
 }
 
+/* ---------------------------------------------------------------- patterns: build ./..., list */
+
+/* "dir/..." or "...": a pattern of package directories (module.c) */
+static bool ispattern(const char *a) {
+	size_t n = strlen(a);
+	return n >= 3 && !strcmp(a + n - 3, "...") && (n == 3 || a[n - 4] == '/');
+}
+
+/* The package directories the command line names: directories, patterns,
+ * and import paths of the main module.  1, said why, if one names none. */
+static int expandinputs(Vec *inputs, Vec *dirs) {
+	for (int i = 0; i < inputs->n; i++) {
+		const char *a = inputs->v[i];
+		if (ispattern(a)) {
+			size_t n = strlen(a);
+			const char *base = n == 3 ? "." : xstrndup(a, n - 4);
+			if (!isdir(base)) {
+				fprintf(stderr, "glc: %s: directory %s does not exist\n", a, base);
+				return 1;
+			}
+			Vec v = walkpattern(base);
+			if (!v.n)
+				fprintf(stderr, "glc: warning: \"%s\" matched no packages\n", a);
+			for (int k = 0; k < v.n; k++)
+				vpush(dirs, v.v[k]);
+		} else if (isdir(a)) {
+			vpush(dirs, (void *)a);
+		} else if (moduledir(a) && isdir(moduledir(a))) {
+			vpush(dirs, (void *)moduledir(a));
+		} else {
+			fprintf(stderr, "glc: %s: no such directory or package of module %s\n", a,
+			        mainmodule.path ? mainmodule.path : "(no go.mod)");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The main module of the working directory (Go's rule for list and
+ * patterns); 1, said why, without one. */
+static int needmodule(void) {
+	if (!loadmodule("."))
+		flusherrors();
+	if (!mainmodule.path) {
+		fputs("glc: go.mod file not found in the current directory or any parent directory\n", stderr);
+		return 1;
+	}
+	return 0;
+}
+
+/* glc list [packages]: their import paths, one a line, as go list */
+static int list(int argc, char **argv) {
+	Vec in = {0}, dirs = {0};
+	for (int i = 0; i < argc; i++) {
+		if (argv[i][0] == '-') {
+			fprintf(stderr, "glc: list: unknown flag %s\n", argv[i]);
+			return 2;
+		}
+		vpush(&in, argv[i]);
+	}
+	if (!in.n)
+		vpush(&in, ".");
+	if (needmodule() || expandinputs(&in, &dirs))
+		return 1;
+	int rc = 0;
+	for (int i = 0; i < dirs.n; i++) {
+		const char *ip = moduleimportpath(dirs.v[i]);
+		if (ip)
+			puts(ip);
+		else {
+			fprintf(stderr, "glc: directory %s is outside main module %s\n", (char *)dirs.v[i], mainmodule.path);
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+/* glc build of several packages (a pattern, or more than one directory):
+ * each is compiled, by a glc of its own, and nothing is written (go
+ * build's rule); a package's errors come under "# its/import/path". */
+static int buildmany(Opts *o) {
+	Vec dirs = {0};
+	if (o->out) {
+		fputs("glc: build: -o cannot be used with several packages\n", stderr);
+		return 2;
+	}
+	if (needmodule() || expandinputs(&o->inputs, &dirs))
+		return 1;
+	int rc = 0;
+	char errs[] = "/tmp/glc-errs-XXXXXX";
+	int fd = mkstemp(errs);
+	if (fd < 0)
+		fatal("mkstemp: %s", strerror(errno));
+	for (int i = 0; i < dirs.n; i++) {
+		Vec av = {0};
+		vpush(&av, "/proc/self/exe");
+		vpush(&av, "build");
+		for (int k = 0; k < o->flags.n; k++)
+			vpush(&av, o->flags.v[k]);
+		vpush(&av, "-o");
+		vpush(&av, "/dev/null");
+		vpush(&av, dirs.v[i]);
+		vpush(&av, NULL);
+		fflush(stdout);
+		fflush(stderr);
+		int saved = dup(2);
+		if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET) || saved < 0 || dup2(fd, 2) < 0)
+			fatal("cannot keep a build's messages: %s", strerror(errno));
+		int r = runcmd((char **)av.v, o->x);
+		dup2(saved, 2);
+		close(saved);
+		size_t n;
+		char *text = readwhole(errs, &n);
+		if (text && n) {
+			const char *ip = moduleimportpath(dirs.v[i]);
+			fprintf(stderr, "# %s\n%s", ip ? ip : (char *)dirs.v[i], text);
+		}
+		if (r > rc)
+			rc = r;
+	}
+	close(fd);
+	unlink(errs);
+	return rc;
+}
+
 int main(int argc, char **argv) {
 	if (argc < 2)
 		return usage();
@@ -1011,16 +1192,20 @@ int main(int argc, char **argv) {
 		return help(argc - 2, argv + 2);
 	if (!strcmp(cmd, "env"))
 		return env(argc - 2, argv + 2);
+	if (!strcmp(cmd, "list"))
+		return list(argc - 2, argv + 2);
 	Opts o = {0};
 	if (!strcmp(cmd, "build")) {
 		if (envflags(&o, false) || parseopts(argc - 2, argv + 2, &o, false))
 			return 2;
 		if (!o.inputs.n)
 			vpush(&o.inputs, "."); /* go build: the current directory */
-		const char *exe = outputname(&o);
-		if (!exe)
-			return 1;
-		int rc = compile(&o, exe);
+		bool many = o.inputs.n > 1 && isdir(o.inputs.v[0]);
+		for (int i = 0; i < o.inputs.n; i++)
+			many |= ispattern(o.inputs.v[i]);
+		if (many)
+			return buildmany(&o);
+		int rc = compile(&o, NULL); /* the output's name once it is a program */
 		rmworkdir(o.work || rc == 3);
 		return rc;
 	}

@@ -683,7 +683,8 @@ void inittypes(void) {
 
 	/* package unsafe */
 	unsafepkg = xalloc(sizeof *unsafepkg);
-	unsafepkg->path = unsafepkg->name = "unsafe";
+	unsafepkg->path = unsafepkg->ipath = unsafepkg->name = "unsafe";
+	unsafepkg->std = true;
 	unsafepkg->cprefix = "unsafe";
 	unsafepkg->scope = newscope(NULL);
 	unsafepkg->checked = true;

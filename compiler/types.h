@@ -138,7 +138,12 @@ struct Scope {
 };
 
 struct Package {
-	const char *path;   /* "main", "fmt", "strings" */
+	const char *path;   /* "main", "fmt", "strings", "example.com/hello/greet" */
+	const char *ipath;  /* the import path; for main, its directory's in the module
+	                       or "command-line-arguments" (Go's internal/ rule, messages) */
+	bool std;           /* a standard library package (from GLROOT's stdlib/) */
+	bool bad;           /* stands for an import that failed (said once, at the import):
+	                       its names are not reported again */
 	const char *name;
 	const char *cprefix;
 	Vec files;          /* N_FILE */

@@ -1,0 +1,5 @@
+package a
+
+import "example.com/cycle/b"
+
+var A = b.B

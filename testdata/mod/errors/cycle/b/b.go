@@ -1,0 +1,5 @@
+package b
+
+import "example.com/cycle/a"
+
+var B = a.A

@@ -1,0 +1,3 @@
+package x
+
+const X = 1

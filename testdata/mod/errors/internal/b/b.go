@@ -1,0 +1,5 @@
+package b
+
+import "example.com/internal/a/internal/x"
+
+const B = x.X

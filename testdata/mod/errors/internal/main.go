@@ -1,0 +1,5 @@
+package main
+
+import "example.com/internal/b"
+
+func main() { println(b.B) }

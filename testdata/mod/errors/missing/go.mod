@@ -1,0 +1,3 @@
+module example.com/missing
+
+go 1.19

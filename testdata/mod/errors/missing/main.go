@@ -1,0 +1,5 @@
+package main
+
+import "example.com/missing/nope"
+
+func main() { nope.X() }

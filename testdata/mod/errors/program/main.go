@@ -1,0 +1,5 @@
+package main
+
+import "example.com/program/tool"
+
+func main() { tool.X() }

@@ -1,0 +1,3 @@
+module example.com/stdinternal
+
+go 1.19

@@ -1,0 +1,5 @@
+package main
+
+import "internal/fmtsort"
+
+func main() { fmtsort.Sort(nil) }

@@ -1,0 +1,3 @@
+module example.com/twonames
+
+go 1.19

@@ -1,0 +1,5 @@
+package main
+
+import "example.com/twonames/c"
+
+func main() { c.X() }

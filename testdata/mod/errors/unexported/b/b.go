@@ -1,0 +1,4 @@
+package b
+
+var B = 1
+var b = 2
