@@ -28,6 +28,7 @@
 #include "config.h"
 #include "emit.h"
 #include "module.h"
+#include "testmain.h"
 #include "parser.h"
 
 #define GL_VERSION "gl " PACKAGE_VERSION
@@ -145,6 +146,7 @@ static bool parsefiles(Package *p, Vec *files, const Pos *at) {
 }
 
 static Vec loading; /* import cycle detection */
+static TestPkg *undertest; /* glc test: the package whose test binary is built */
 
 /* Whether path may be imported, with Go's error (module mode) if not:
  * no characters Go forbids, not relative or absolute, no empty, "." or
@@ -189,12 +191,18 @@ static bool importpathok(const char *path, Pos pos) {
 Package *importpackage(const char *path, Pos pos) {
 	if (!strcmp(path, "unsafe"))
 		return unsafepkg;
+	Package *importer = loading.n ? loading.v[loading.n - 1] : NULL;
+	/* before the loaded packages are looked at: fmt may have loaded
+	 * internal/fmtsort, which main still may not import */
+	if (importer && !internalok(importer->ipath, importer->std, path)) {
+		errorat(pos, "use of internal package %s not allowed", path);
+		return NULL;
+	}
 	for (int i = 0; i < allpackages.n; i++) {
 		Package *p = allpackages.v[i];
 		if (!strcmp(p->path, path))
 			return p;
 	}
-	Package *importer = loading.n ? loading.v[loading.n - 1] : NULL;
 	for (int i = 0; i < loading.n; i++)
 		if (!strcmp(((Package *)loading.v[i])->path, path)) {
 			/* go build's chain, from the program down to the repeat */
@@ -211,11 +219,17 @@ Package *importpackage(const char *path, Pos pos) {
 	bool std = !dir;
 	if (std)
 		dir = xprintf("%s/%s", rootstd, path);
-	if (importer && !internalok(importer->ipath, importer->std, path)) {
-		errorat(pos, "use of internal package %s not allowed", path);
-		return NULL;
-	}
 	Vec files = dirfiles(dir);
+	bool testing = false; /* the package under test, or its external test package */
+	if (undertest && !strcmp(path, undertest->ipath)) {
+		for (int i = 0; i < undertest->infiles.n; i++)
+			vpush(&files, undertest->infiles.v[i]);
+		testing = true;
+	} else if (undertest && !strcmp(path, xprintf("%s_test", undertest->ipath))) {
+		files = undertest->xfiles;
+		std = false;
+		testing = true;
+	}
 	if (!files.n) {
 		if (std && mainmodule.path)
 			errorat(pos, "package %s is not in std (%s) nor in module %s", path, rootstd, mainmodule.path);
@@ -234,7 +248,7 @@ Package *importpackage(const char *path, Pos pos) {
 		loading.n--;
 		return NULL;
 	}
-	if (!std && p->name == intern("main")) {
+	if (!std && !testing && p->name == intern("main")) {
 		errorat(pos, "import \"%s\" is a program, not an importable package", path);
 		loading.n--;
 		return NULL;
@@ -398,9 +412,10 @@ static const char usagetext[] =
 	"usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n"
 	"       glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
 	"       glc list [packages]\n"
+	"       glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-count n] [-short] [-timeout d] [packages]\n"
 	"       glc env [NAME...]\n"
 	"       glc version\n"
-	"       glc help [build | run | list | modules | env | environment | gldebug]\n";
+	"       glc help [build | run | list | test | modules | env | environment | gldebug]\n";
 
 static int usage(void) {
 	fputs(usagetext, stderr);
@@ -436,6 +451,16 @@ static const struct {
 	 "Prints the import paths of the packages named (default: the current directory's), one a\n"
 	 "line, as go list; dir/... is dir and the package directories below it (not testdata, not\n"
 	 "names starting with . or _, not other modules).  Needs a go.mod (glc help modules).\n"},
+	{"test",
+	 "glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-count n] [-short] [-timeout d] [packages]\n\n"
+	 "Builds a test binary for each package named (default: the current directory) from its\n"
+	 "*_test.go and *_test.gl files — of the package itself, and of an external package\n"
+	 "<name>_test — and runs it in the package's directory, printing what go test prints:\n"
+	 "ok or FAIL lines, and with -v (or in the directory, or on failure) the tests' output.\n"
+	 "TestXxx(*testing.T), BenchmarkXxx(*testing.B), ExampleXxx with an Output: comment and\n"
+	 "TestMain(*testing.M), as Go.  -run and -bench take the part of Go's regular expressions\n"
+	 "that test names need (stdlib/testing/match.gl).  Needs a go.mod (glc help modules).\n"
+	 "glc build's -x -work -m -O -gc=boehm apply.\n"},
 	{"modules",
 	 "A module is a directory tree with a go.mod at its root:\n\n"
 	 "    module example.com/hello\n"
@@ -483,7 +508,7 @@ static const struct {
 static int help(int argc, char **argv) {
 	if (argc < 1) {
 		fputs(usagetext, stdout);
-		fputs("\nglc help TOPIC says more; topics: build run list modules env environment gldebug\n", stdout);
+		fputs("\nglc help TOPIC says more; topics: build run list test modules env environment gldebug\n", stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof helptexts / sizeof helptexts[0]; i++)
@@ -503,6 +528,7 @@ typedef struct Opts {
 	bool checkstores;
 	bool boehm; /* -gc=boehm: link the comparison runtime (libglrt_boehm.a) */
 	bool nolink; /* glc build of packages that are not programs: compile, write nothing */
+	const char *mainipath; /* glc test: the test binary's main package's import path */
 	const char *opt;
 	Vec flags; /* the flags as written (not -o), for the builds of a pattern's packages */
 	Vec inputs;
@@ -712,16 +738,16 @@ static int compile(Opts *o, const char *exe) {
 	const char *maindir = isdir(o->inputs.v[0]) ? o->inputs.v[0] : xstrndup(files.v[0], (size_t)(basename_(files.v[0]) - (char *)files.v[0]));
 	if (!*maindir)
 		maindir = ".";
-	if (!loadmodule(maindir))
+	if (!mainmodule.path && !loadmodule(maindir))
 		flusherrors();
 	inittypes();
 	Package *mainpkg = newpackage("main", false);
-	const char *ip = moduleimportpath(maindir);
+	const char *ip = o->mainipath ? o->mainipath : moduleimportpath(maindir);
 	mainpkg->ipath = ip ? intern(ip) : "command-line-arguments";
 	vpush(&loading, mainpkg);
 	parsefiles(mainpkg, &files, NULL);
 	flusherrors();
-	if (strcmp(mainpkg->name, "main") && ip && !exe) {
+	if (strcmp(mainpkg->name, "main") && ip && !exe && !o->mainipath) {
 		/* glc build of a package of the module that is not a program: go
 		 * build compiles it (and what it imports) and writes nothing */
 		mainpkg->path = mainpkg->ipath;
@@ -1178,6 +1204,180 @@ static int buildmany(Opts *o) {
 	return rc;
 }
 
+/* ---------------------------------------------------------------- glc test */
+
+/* Run argv with stdout and stderr to the file out (NULL: ours) in
+ * directory dir; its exit status. */
+static int runin(char **argv, const char *dir, const char *out) {
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (out) {
+			int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+				_exit(127);
+		}
+		if (dir && chdir(dir))
+			_exit(127);
+		execv(argv[0], argv);
+		fprintf(stderr, "glc: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			fatal("waitpid: %s", strerror(errno));
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static double now(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The test of one package directory: build its test binary (in a child
+ * glc, a compile being once per process), run it there with the test
+ * flags, and print what go test prints.  listmode: packages were named,
+ * and a package that passes says only its "ok" line (unless -v). */
+static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool stream) {
+	TestPkg tp = {.dir = dir, .ipath = moduleimportpath(dir)};
+	if (!tp.ipath) {
+		fprintf(stderr, "glc: directory %s is outside main module %s\n", dir, mainmodule.path);
+		return 1;
+	}
+	if (!scantests(&tp)) {
+		printf("?   \t%s\t[no test files]\n", tp.ipath);
+		return 0;
+	}
+	char tdir[] = "/tmp/glc-test-XXXXXX";
+	if (!mkdtemp(tdir))
+		fatal("mkdtemp: %s", strerror(errno));
+	const char *src = xprintf("%s/_testmain.go", tdir), *exe = xprintf("%s/%s.test", tdir, basename_(tp.ipath));
+	const char *errs = xprintf("%s/build.err", tdir), *out = xprintf("%s/test.out", tdir);
+	FILE *f = fopen(src, "w");
+	if (!f || fputs(testmainsource(&tp), f) < 0 || fclose(f))
+		fatal("cannot write %s", src);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid == 0) { /* the build, with its messages kept for the # header */
+		int fd = open(errs, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(127);
+		undertest = &tp;
+		o->inputs.n = 0;
+		vpush(&o->inputs, (void *)src);
+		o->mainipath = xprintf("%s.test", tp.ipath);
+		int rc = compile(o, exe);
+		rmworkdir(o->work || rc == 3);
+		fflush(stderr);
+		_exit(rc);
+	}
+	int st, rc;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			fatal("waitpid: %s", strerror(errno));
+	rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	size_t n;
+	char *text = readwhole(errs, &n);
+	if (rc) {
+		printf("# %s\n%s", tp.ipath, text ? text : "");
+		printf("FAIL\t%s [build failed]\n", tp.ipath);
+	} else {
+		Vec av = {0};
+		vpush(&av, (void *)exe);
+		for (int i = 0; i < testargs->n; i++)
+			vpush(&av, testargs->v[i]);
+		vpush(&av, NULL);
+		stream |= !listmode;
+		double t0 = now();
+		rc = runin((char **)av.v, dir, stream ? NULL : out);
+		double secs = now() - t0;
+		if (rc && !stream && (text = readwhole(out, &n)))
+			fwrite(text, 1, n, stdout);
+		if (rc && !listmode)
+			printf("exit status %d\n", rc);
+		printf(rc ? "FAIL\t%s\t%.3fs\n" : "ok  \t%s\t%.3fs\n", tp.ipath, secs);
+	}
+	fflush(stdout);
+	Vec rm = {0};
+	vpush(&rm, "/bin/rm");
+	vpush(&rm, "-rf");
+	vpush(&rm, tdir);
+	vpush(&rm, NULL);
+	runin((char **)rm.v, NULL, NULL);
+	return rc ? 1 : 0;
+}
+
+/* glc test [flags] [packages]: go test's flags -v -run -bench -benchtime
+ * -count -short -timeout (given to the test binary as -test.*), and glc
+ * build's -x -work -m -O -gc=boehm. */
+static int testcmd(int argc, char **argv) {
+	Opts o = {0};
+	Vec testargs = {0}, pkgs = {0};
+	bool verbose = false, timeout = false;
+	if (envflags(&o, false))
+		return 2;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *name = a[0] == '-' ? a + (a[1] == '-' ? 2 : 1) : NULL;
+		if (!name) {
+			vpush(&pkgs, (void *)a);
+			continue;
+		}
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		static const char *const valued[] = {"run", "bench", "benchtime", "count", "timeout", NULL};
+		static const char *const boolean[] = {"v", "short", NULL};
+		bool done = false;
+		for (int k = 0; valued[k] && !done; k++)
+			if (strlen(valued[k]) == len && !strncmp(name, valued[k], len)) {
+				const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+				if (!val) {
+					fprintf(stderr, "glc: test: flag -%s needs a value\n", valued[k]);
+					return 2;
+				}
+				vpush(&testargs, xprintf("-test.%s=%s", valued[k], val));
+				timeout |= !strcmp(valued[k], "timeout");
+				verbose |= !strcmp(valued[k], "bench"); /* go test shows benchmarks' output as it comes */
+				done = true;
+			}
+		for (int k = 0; boolean[k] && !done; k++)
+			if (strlen(boolean[k]) == len && !strncmp(name, boolean[k], len)) {
+				vpush(&testargs, xprintf("-test.%s=%s", boolean[k], eq ? eq + 1 : "true"));
+				verbose |= !strcmp(boolean[k], "v") && (!eq || !strcmp(eq + 1, "true"));
+				done = true;
+			}
+		if (!done) {
+			char *one[1] = {(char *)a};
+			if (!strcmp(a, "-o") || parseopts(1, one, &o, false) || o.inputs.n) {
+				fprintf(stderr, "glc: test: unknown flag %s\n", a);
+				return 2;
+			}
+		}
+	}
+	if (!timeout)
+		vpush(&testargs, "-test.timeout=10m0s"); /* go test's default */
+	bool listmode = pkgs.n > 0;
+	if (!pkgs.n)
+		vpush(&pkgs, ".");
+	Vec dirs = {0};
+	if (needmodule() || expandinputs(&pkgs, &dirs))
+		return 1;
+	int failed = 0;
+	for (int i = 0; i < dirs.n; i++)
+		failed |= testone(&o, dirs.v[i], &testargs, listmode, verbose);
+	if (failed && listmode)
+		puts("FAIL");
+	return failed;
+}
+
 int main(int argc, char **argv) {
 	if (argc < 2)
 		return usage();
@@ -1194,6 +1394,8 @@ int main(int argc, char **argv) {
 		return env(argc - 2, argv + 2);
 	if (!strcmp(cmd, "list"))
 		return list(argc - 2, argv + 2);
+	if (!strcmp(cmd, "test"))
+		return testcmd(argc - 2, argv + 2);
 	Opts o = {0};
 	if (!strcmp(cmd, "build")) {
 		if (envflags(&o, false) || parseopts(argc - 2, argv + 2, &o, false))

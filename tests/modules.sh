@@ -8,7 +8,13 @@
 #   2. `glc list ./...` prints list.out, as `go list ./...`;
 #   3. `glc build ./...` and `glc build ./greet` (not a program) succeed and
 #      write no file;
-#   4. each module of testdata/mod/errors fails `glc build` with exit 1 and
+#   4. glc test prints what go test prints (times masked): passing and
+#      failing packages, in package list mode and in the directory, with -v
+#      and -run, subtests, Helper, Fatal, Skip, Cleanup, TempDir, examples
+#      (in an external test package too), a benchmark's columns, TestMain in
+#      a program's tests, a panic and -timeout (testdata/mod/failing,
+#      mainpkg; the goldens test-*.out are also Go's output);
+#   5. each module of testdata/mod/errors fails `glc build` with exit 1 and
 #      the messages of its .err file (an import cycle with its chain, the
 #      internal/ rule for the module's and the standard library's, a
 #      program imported, a directory of two packages, a missing package,
@@ -54,6 +60,51 @@ if [ -n "${GO:-}" ] && [ -x "$GO" ]; then
 else
 	echo "note: Go 1.19 not found (GO): the goldens are not compared with Go's output"
 fi
+
+# glc test: goldens with the times masked, compared with Go's output too
+mask() { sed -E 's/\(([0-9]+\.[0-9]+)s\)/(X.XXs)/; s/\t[0-9]+\.[0-9]+s$/\tX.XXXs/' "$@"; }
+# gotest NAME DIR WANTRC ARGS...: glc test ARGS in DIR, exit WANTRC, output NAME.out
+gotest() {
+	name=$1 dir=$2 want=$3
+	shift 3
+	cd "$tmp/$dir" || exit 1
+	timeout 300 "$GLC" test "$@" >"$tmp/$name.raw" 2>&1
+	rc=$?
+	[ $rc -eq "$want" ] || fail "$name: glc test $*: exit $rc, want $want"
+	mask "$tmp/$name.raw" >"$tmp/$name.got"
+	same "$mod/$name.out" "$tmp/$name.got"
+	if [ -n "${GO:-}" ] && [ -x "$GO" ]; then
+		timeout 300 "$GO" test -vet=off "$@" >"$tmp/$name.goraw" 2>&1
+		rc=$?
+		[ $rc -eq "$want" ] || fail "$name: go test $*: exit $rc, want $want"
+		mask "$tmp/$name.goraw" >"$tmp/$name.go"
+		same "$mod/$name.out" "$tmp/$name.go"
+	fi
+}
+cp -R "$mod/failing" "$tmp/failing"
+gotest test-hello hello 0 ./...
+gotest test-hello-v hello 0 -v ./...
+gotest test-failing failing 1 ./...
+gotest test-failing-local failing 1
+gotest test-failing-run failing 1 -v -run 'Sub/bad|Positive' .
+# a benchmark run 100 times: go test's columns (the figures differ)
+cd "$tmp/hello" || exit 1
+timeout 300 "$GLC" test -run XXX -bench . -benchtime 100x ./greet >"$tmp/bench.got" 2>&1 || fail "glc test -bench: exit $?"
+grep -Eq '^BenchmarkHello(-[0-9]+)? +	     100	 +[0-9.]+ ns/op	 +[0-9]+ B/op	 +[0-9]+ allocs/op$' "$tmp/bench.got" &&
+	grep -q '^pkg: example.com/hello/greet$' "$tmp/bench.got" ||
+	{ fail "glc test -bench printed:"; sed 's/^/    /' "$tmp/bench.got"; }
+# a program's tests, with TestMain; then a panic, then a timeout
+cp -R "$mod/mainpkg" "$tmp/mainpkg"
+gotest test-mainpkg mainpkg 0 -v
+cd "$tmp/mainpkg" || exit 1
+PANIC=1 timeout 300 "$GLC" test >"$tmp/panic.got" 2>&1
+rc=$?
+{ [ $rc -eq 1 ] && grep -q '^--- FAIL: TestPanic' "$tmp/panic.got" && grep -q '^panic: boom \[recovered\]' "$tmp/panic.got" &&
+	grep -q '^FAIL	example.com/mainpkg' "$tmp/panic.got"; } || { fail "a panicking test (exit $rc):"; head -12 "$tmp/panic.got" | sed 's/^/    /'; }
+SLOW=1 timeout 300 "$GLC" test -timeout 300ms >"$tmp/slow.got" 2>&1
+rc=$?
+{ [ $rc -eq 1 ] && grep -q '^panic: test timed out after 300ms' "$tmp/slow.got"; } ||
+	{ fail "a test past -timeout (exit $rc):"; head -12 "$tmp/slow.got" | sed 's/^/    /'; }
 
 for d in "$mod"/errors/*/; do
 	name=$(basename "$d")

@@ -1,0 +1,5 @@
+// A module whose tests fail (tests/modules.sh: glc test exits 1 and
+// prints what go test prints).
+module example.com/failing
+
+go 1.19
