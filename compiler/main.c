@@ -632,10 +632,18 @@ static int inputfiles(Opts *o, Vec *files) {
 		fputs("glc: no input files\n", stderr);
 		return 2;
 	}
+	const char *first = o->inputs.v[0];
+	if (o->inputs.n == 1 && !isdir(first) && !issource(first) && first[0] != '.' && first[0] != '/') {
+		/* an import path of the module: its directory (go build example.com/hello/cmd/tool) */
+		if (!mainmodule.path && !loadmodule("."))
+			flusherrors();
+		if (moduledir(first) && isdir(moduledir(first)))
+			o->inputs.v[0] = (void *)moduledir(first);
+	}
 	if (o->inputs.n == 1 && isdir(o->inputs.v[0])) {
 		*files = dirfiles(o->inputs.v[0]);
 		if (!files->n) {
-			fprintf(stderr, "glc: no .gl files in %s\n", (char *)o->inputs.v[0]);
+			fprintf(stderr, "glc: no .gl or .go files in %s\n", (char *)o->inputs.v[0]);
 			return 1;
 		}
 	} else {

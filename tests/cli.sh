@@ -49,7 +49,7 @@ expect "build -o into missing directories" 0 "from proj" \
 	sh -c "cd '$tmp' && '$GLC' build -o a/b/c/prog proj/main.go && ./a/b/c/prog"
 expect "run x.go" 0 "from proj" "$GLC" run "$tmp/proj/main.go"
 expect "run a missing directory" 1 "nodir/: no such file or directory" "$GLC" run "$tmp/nodir/"
-expect "build a directory without sources" 1 "no .gl files" "$GLC" build "$tmp/empty"
+expect "build a directory without sources" 1 "no .gl or .go files" "$GLC" build "$tmp/empty"
 printf 'package lib\n\nfunc F() {}\n' >"$tmp/lib.gl"
 expect "not a main package: file:line:col" 1 "lib.gl:1:9: package lib is not a main package" "$GLC" build "$tmp/lib.gl"
 

@@ -2,7 +2,7 @@
 # tests/modules.sh — programs of many packages in a module (compiler/module.c).
 # testdata/mod/hello is a module of five packages (one internal, one whose
 # package name is not its directory's, a second program in cmd/tool):
-#   1. `glc run .` and `glc run ./cmd/tool` print the goldens (hello.out,
+#   1. `glc run .` and `glc run ./cmd/tool` (and by its import path) print the goldens (hello.out,
 #      tool.out; tool exits 3), and so do Go 1.19's builds when $GO is set:
 #      init order across packages is Go's;
 #   2. `glc list ./...` prints list.out, as `go list ./...`;
@@ -41,6 +41,9 @@ timeout 300 "$GLC" run ./cmd/tool >"$tmp/tool.got" 2>&1
 rc=$?
 [ $rc -eq 3 ] || fail "glc run ./cmd/tool: exit $rc, want 3"
 same "$mod/tool.out" "$tmp/tool.got"
+timeout 300 "$GLC" run example.com/hello/cmd/tool >"$tmp/tool2.got" 2>&1
+[ $? -eq 3 ] || fail "glc run example.com/hello/cmd/tool: not exit 3"
+same "$mod/tool.out" "$tmp/tool2.got"
 timeout 60 "$GLC" list ./... >"$tmp/list.got" 2>&1 || fail "glc list ./...: exit $?"
 same "$mod/list.out" "$tmp/list.got"
 timeout 300 "$GLC" build ./... >"$tmp/build.got" 2>&1 || { fail "glc build ./...: exit $?"; cat "$tmp/build.got"; }
