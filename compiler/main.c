@@ -1251,10 +1251,25 @@ static double now(void) {
  * glc, a compile being once per process), run it there with the test
  * flags, and print what go test prints.  listmode: packages were named,
  * and a package that passes says only its "ok" line (unless -v). */
+/* The import path of a standard library directory, or NULL. */
+static const char *stdimportpath(const char *dir) {
+	char *abs = realpath(dir, NULL), *std = realpath(rootstd, NULL);
+	const char *r = NULL;
+	size_t n = std ? strlen(std) : 0;
+	if (abs && std && !strncmp(abs, std, n) && abs[n] == '/')
+		r = xstrdup(abs + n + 1);
+	free(abs);
+	free(std);
+	return r;
+}
+
 static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool stream) {
 	TestPkg tp = {.dir = dir, .ipath = moduleimportpath(dir)};
+	if (!tp.ipath)
+		tp.ipath = stdimportpath(dir);
 	if (!tp.ipath) {
-		fprintf(stderr, "glc: directory %s is outside main module %s\n", dir, mainmodule.path);
+		fprintf(stderr, "glc: directory %s is outside main module %s\n", dir,
+		        mainmodule.path ? mainmodule.path : "(no go.mod)");
 		return 1;
 	}
 	if (!scantests(&tp)) {
@@ -1375,8 +1390,19 @@ static int testcmd(int argc, char **argv) {
 	bool listmode = pkgs.n > 0;
 	if (!pkgs.n)
 		vpush(&pkgs, ".");
-	Vec dirs = {0};
-	if (needmodule() || expandinputs(&pkgs, &dirs))
+	/* standard library packages (by import path, or a directory of
+	 * stdlib/) need no module; the rest are the module's */
+	Vec dirs = {0}, modpkgs = {0};
+	for (int i = 0; i < pkgs.n; i++) {
+		const char *a = pkgs.v[i], *std = xprintf("%s/%s", rootstd, a);
+		if (!ispattern(a) && !isdir(a) && a[0] != '.' && isdir(std))
+			vpush(&dirs, (void *)std);
+		else if (!ispattern(a) && isdir(a) && stdimportpath(a))
+			vpush(&dirs, (void *)a);
+		else
+			vpush(&modpkgs, (void *)a);
+	}
+	if (modpkgs.n && (needmodule() || expandinputs(&modpkgs, &dirs)))
 		return 1;
 	int failed = 0;
 	for (int i = 0; i < dirs.n; i++)

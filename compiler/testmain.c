@@ -99,24 +99,28 @@ static void scanfile(TestPkg *tp, const char *path) {
 		vpush(&lines, s);
 	}
 	char **l = (char **)lines.v;
-	bool external = false;
+	bool external = false, self = false; /* self: package testing's own tests, of *T */
 	for (int i = 0; i < lines.n; i++)
 		if (!strncmp(l[i], "package ", 8)) {
-			external = endswith(strtok(l[i] + 8, " \t\r/"), "_test");
+			const char *name = strtok(l[i] + 8, " \t\r/");
+			external = endswith(name, "_test");
+			self = !strcmp(name, "testing");
 			break;
 		}
+	const char *tparam = self ? " *T)" : "*testing.T)", *bparam = self ? " *B)" : "*testing.B)";
+	const char *mparam = self ? " *M)" : "*testing.M)";
 	vpush(external ? &tp->xfiles : &tp->infiles, (void *)path);
 	for (int i = 0; i < lines.n; i++) {
 		const char *name;
 		TestFunc *f = xalloc(sizeof *f);
 		f->external = external;
-		if (!strncmp(l[i], "func TestMain(", 14) && strstr(l[i], "*testing.M)")) {
+		if (!strncmp(l[i], "func TestMain(", 14) && strstr(l[i], mparam)) {
 			tp->testmain = f;
 			f->name = "TestMain";
-		} else if ((name = testname(l[i], "Test")) && strstr(l[i], "*testing.T)")) {
+		} else if ((name = testname(l[i], "Test")) && strstr(l[i], tparam)) {
 			f->name = name;
 			vpush(&tp->tests, f);
-		} else if ((name = testname(l[i], "Benchmark")) && strstr(l[i], "*testing.B)")) {
+		} else if ((name = testname(l[i], "Benchmark")) && strstr(l[i], bparam)) {
 			f->name = name;
 			vpush(&tp->benchmarks, f);
 		} else if ((name = testname(l[i], "Example")) && strstr(l[i], "()")) {

@@ -13,7 +13,8 @@
 #      and -run, subtests, Helper, Fatal, Skip, Cleanup, TempDir, examples
 #      (in an external test package too), a benchmark's columns, TestMain in
 #      a program's tests, a panic and -timeout (testdata/mod/failing,
-#      mainpkg; the goldens test-*.out are also Go's output);
+#      mainpkg; the goldens test-*.out are also Go's output), and the
+#      standard library's tests of package testing;
 #   5. each module of testdata/mod/errors fails `glc build` with exit 1 and
 #      the messages of its .err file (an import cycle with its chain, the
 #      internal/ rule for the module's and the standard library's, a
@@ -108,6 +109,12 @@ SLOW=1 timeout 300 "$GLC" test -timeout 300ms >"$tmp/slow.got" 2>&1
 rc=$?
 { [ $rc -eq 1 ] && grep -q '^panic: test timed out after 300ms' "$tmp/slow.got"; } ||
 	{ fail "a test past -timeout (exit $rc):"; head -12 "$tmp/slow.got" | sed 's/^/    /'; }
+
+# the standard library's own tests (stdlib/testing/match_test.gl), named
+# by import path as go test names them: no module needed
+cd "$tmp" || exit 1
+timeout 300 "$GLC" test testing >"$tmp/std.got" 2>&1 && grep -q '^ok  	testing	' "$tmp/std.got" ||
+	{ fail "glc test testing:"; sed 's/^/    /' "$tmp/std.got"; }
 
 for d in "$mod"/errors/*/; do
 	name=$(basename "$d")
