@@ -700,6 +700,55 @@ static const char *boehmlibs(void) {
 #endif
 }
 
+/* errno's text as Go's os errors say it: "no such file or directory" */
+static const char *goerrstr(int err) {
+	char *s = xstrdup(strerror(err));
+	if (s[0] >= 'A' && s[0] <= 'Z' && (s[1] < 'A' || s[1] > 'Z'))
+		s[0] = (char)(s[0] - 'A' + 'a');
+	return s;
+}
+
+/* Move (or copy, across file systems) the linked program to exe; 0, or 1
+ * with go build's message. */
+static int placeexe(const char *linked, const char *exe) {
+	if (rename(linked, exe) == 0)
+		return 0;
+	int in = open(linked, O_RDONLY), out = -1;
+	if (in >= 0 && errno == EXDEV)
+		out = open(exe, O_WRONLY | O_CREAT | O_TRUNC, 0777);
+	else if (in >= 0) { /* rename's error names the destination's problem; open says it as Go does */
+		int err = errno;
+		out = open(exe, O_WRONLY | O_CREAT | O_TRUNC, 0777);
+		if (out >= 0) {
+			close(out);
+			unlink(exe);
+			out = -1;
+			errno = err;
+		}
+	}
+	if (out < 0) {
+		fprintf(stderr, "glc: copying %s: open %s: %s\n", linked, exe, goerrstr(errno));
+		if (in >= 0)
+			close(in);
+		return 1;
+	}
+	char buf[1 << 16];
+	ssize_t n;
+	while ((n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	int err = errno;
+	close(in);
+	if (close(out) || n < 0) {
+		fprintf(stderr, "glc: copying %s to %s: %s\n", linked, exe, goerrstr(err));
+		unlink(exe);
+		return 1;
+	}
+	return 0;
+}
+
 /* Link the objects with the runtime into exe; 0, or 3 if the linker failed. */
 static int linkexe(Opts *o, const char *exe, Vec *objs) {
 	const char *cc = getenv("GLCC");
@@ -894,7 +943,12 @@ static int compile(Opts *o, const char *exe) {
 		return 0;
 	if (!exe && !(exe = outputname(o)))
 		return 1;
-	return linkexe(o, exe, &objs);
+	/* linked in the work directory, then put in place: a destination that
+	 * cannot be written is go build's one-line error, not a failed link */
+	const char *linked = xprintf("%s/a.out", workdir);
+	if ((rc = linkexe(o, linked, &objs)))
+		return rc;
+	return placeexe(linked, exe);
 }
 
 /* glc build -d=checkstores: cc's front end has read each package's C

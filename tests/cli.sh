@@ -47,6 +47,10 @@ expect "build -o DIR/: the default name inside" 0 "from proj" \
 	sh -c "cd '$tmp' && '$GLC' build -o outdir/ proj && ./outdir/proj"
 expect "build -o into missing directories" 0 "from proj" \
 	sh -c "cd '$tmp' && '$GLC' build -o a/b/c/prog proj/main.go && ./a/b/c/prog"
+expect "build -o where nothing can be written: go build's one line" 1 "^glc: copying .*: open /proc/x: no such file or directory$" \
+	"$GLC" build -o /proc/x "$tmp/proj/main.go"
+expect "build -o on another file system: copied" 0 "from proj" \
+	sh -c "'$GLC' build -o /dev/shm/glc-cli-\$\$ '$tmp/proj/main.go' && /dev/shm/glc-cli-\$\$; rc=\$?; rm -f /dev/shm/glc-cli-\$\$; exit \$rc"
 expect "run x.go" 0 "from proj" "$GLC" run "$tmp/proj/main.go"
 expect "run a missing directory" 1 "nodir/: no such file or directory" "$GLC" run "$tmp/nodir/"
 expect "build a directory without sources" 1 "no .gl or .go files" "$GLC" build "$tmp/empty"
