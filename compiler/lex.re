@@ -59,6 +59,33 @@ static int32_t utf8dec(const unsigned char **pp, const unsigned char *e);
  * UTF-8, no byte order mark, letters (digits after the first rune).  The
  * rule that matched the identifier takes any byte past 0x7F as a letter,
  * so the check is here. */
+/* A character as Go's messages write it (fmt's %#U): U+0023 '#', and the
+ * character itself only when it is printable — never a control, a space
+ * other than ' ', a format character or a private-use one (Go's
+ * unicode.IsPrint, whose exceptions above 0x7F are these ranges). */
+static const char *uplus(int32_t r) {
+	static const int32_t noprint[][2] = {
+		{0x00, 0x1F}, {0x7F, 0xA0}, {0xAD, 0xAD}, {0x600, 0x605}, {0x61C, 0x61C}, {0x6DD, 0x6DD},
+		{0x70F, 0x70F}, {0x1680, 0x1680}, {0x180E, 0x180E}, {0x2000, 0x200F}, {0x2028, 0x202F},
+		{0x205F, 0x206F}, {0x3000, 0x3000}, {0xD800, 0xF8FF}, {0xFEFF, 0xFEFF}, {0xFFF9, 0xFFFB},
+		{0x110BD, 0x110BD}, {0xE0000, 0xE007F}, {0xF0000, 0x10FFFF},
+	};
+	for (size_t i = 0; i < sizeof noprint / sizeof noprint[0]; i++)
+		if (r >= noprint[i][0] && r <= noprint[i][1])
+			return xprintf("U+%04X", (unsigned)r);
+	char u[5] = {0};
+	if (r < 0x80)
+		u[0] = (char)r;
+	else if (r < 0x800)
+		u[0] = (char)(0xC0 | r >> 6), u[1] = (char)(0x80 | (r & 0x3F));
+	else if (r < 0x10000)
+		u[0] = (char)(0xE0 | r >> 12), u[1] = (char)(0x80 | (r >> 6 & 0x3F)), u[2] = (char)(0x80 | (r & 0x3F));
+	else
+		u[0] = (char)(0xF0 | r >> 18), u[1] = (char)(0x80 | (r >> 12 & 0x3F)), u[2] = (char)(0x80 | (r >> 6 & 0x3F)),
+		u[3] = (char)(0x80 | (r & 0x3F));
+	return xprintf("U+%04X '%s'", (unsigned)r, u);
+}
+
 static void identchars(Lexer *lx) {
 	const unsigned char *p = lx->tok;
 	while (p < lx->cur) {
@@ -73,18 +100,16 @@ static void identchars(Lexer *lx) {
 			errorat(at, "invalid UTF-8 encoding");
 			return;
 		}
-		char u[5] = {0};
-		memcpy(u, p, (size_t)(q - p));
 		if (r == 0xFEFF) {
 			errorat(at, "invalid BOM in the middle of the file");
 			return;
 		}
 		if (p == lx->tok && unidigit(r)) {
-			errorat(at, "identifier cannot begin with digit U+%04X '%s'", (unsigned)r, u);
+			errorat(at, "identifier cannot begin with digit %s", uplus(r));
 			return;
 		}
 		if (!uniletter(r) && !unidigit(r)) {
-			errorat(at, "invalid character U+%04X '%s' in identifier", (unsigned)r, u);
+			errorat(at, "invalid character %s in identifier", uplus(r));
 			return;
 		}
 		p = q;
@@ -504,11 +529,8 @@ loop:
 		lx->cur = p > lx->tok ? p : lx->tok + 1;
 		if (r < 0)
 			errorat(tokpos(lx), "invalid UTF-8 encoding");
-		else if (r == '#' || r == '$' || r == '?' || r == '@' || r == '\\' || r >= 0x80)
-			errorat(tokpos(lx), "invalid character U+%04X%s", (unsigned)r,
-				r < 0x80 ? xprintf(" '%c'", (char)r) : "");
 		else
-			errorat(tokpos(lx), "invalid character %#x", (unsigned)r);
+			errorat(tokpos(lx), "invalid character %s", uplus(r));
 		goto loop;
 	}
 	*/
