@@ -277,9 +277,37 @@ static int64_t unescape(Lexer *lx, const unsigned char **pp, const unsigned char
 	return v;
 }
 
+/* Go reads its source as UTF-8: inside a string or a comment too, an
+ * invalid sequence is an error, and so is a BOM (past the file's start:
+ * the one before the package clause is skipped).  Said once per token. */
+static void utf8text(Lexer *lx, const unsigned char *p, const unsigned char *e) {
+	int line = lx->tokline;
+	const unsigned char *ls = lx->toklinestart;
+	while (p < e) {
+		if (*p == '\n') {
+			line++;
+			ls = ++p;
+			continue;
+		}
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		const unsigned char *q = p;
+		int32_t r = utf8dec(&q, e);
+		if (r < 0 || r == 0xFEFF) {
+			Pos at = {lx->file, line, (int)(p - ls) + 1};
+			errorat(at, r < 0 ? "invalid UTF-8 encoding" : "invalid BOM in the middle of the file");
+			return;
+		}
+		p = q;
+	}
+}
+
 static void strlit(Lexer *lx, Token *t) {
 	Buf b = {0};
 	const unsigned char *p = lx->tok + 1, *e = lx->cur - 1;
+	utf8text(lx, p, e);
 	while (p < e) {
 		if (*p == '\\')
 			unescape(lx, &p, e, '"', &b);
@@ -292,6 +320,7 @@ static void strlit(Lexer *lx, Token *t) {
 
 static void rawstrlit(Lexer *lx, Token *t) {
 	Buf b = {0};
+	utf8text(lx, lx->tok + 1, lx->cur - 1);
 	bput(&b, "");
 	for (const unsigned char *p = lx->tok + 1; p < lx->cur - 1; p++) {
 		if (*p == '\n') {
@@ -445,7 +474,7 @@ loop:
 		if (needsemi(lx->last)) { t->s = "newline"; lx->semipos = p; return -1; }
 		goto loop;
 	}
-	"//" [^\n\x00]* { directive(lx, lx->tok, lx->cur); goto loop; }
+	"//" [^\n\x00]* { utf8text(lx, lx->tok, lx->cur); directive(lx, lx->tok, lx->cur); goto loop; }
 	"/*" {
 		bool nl = false;
 		Pos p = tokpos(lx);
@@ -455,6 +484,7 @@ loop:
 			if (*lx->cur == '\n') { nl = true; lx->line++; lx->linestart = lx->cur + 1; }
 			lx->cur++;
 		}
+		utf8text(lx, lx->tok, lx->cur);
 		if (nl && needsemi(lx->last)) { t->s = "newline"; lx->semipos = p; return -1; }
 		goto loop;
 	}
