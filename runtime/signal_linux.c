@@ -191,7 +191,11 @@ static void sigdie(const char *name, siginfo_t *info, void *ctx) {
 	int32_t level;
 	bool all, crash;
 	gotraceback(&level, &all, &crash);
-	int64_t deadline = nanotime() + 200 * 1000 * 1000;
+	/* how long the dump waits for running goroutines to stop (then: Go's
+	 * "stack unavailable"): a second, as on a loaded machine their threads
+	 * may wait that long for a CPU (200 ms missed two of them once, with
+	 * two compilers beside the test on two cores) */
+	int64_t deadline = nanotime() + 1000 * 1000 * 1000;
 	printlock();
 	prints(name);
 	prints("\nPC=");
