@@ -836,7 +836,8 @@ static int compile(Opts *o, const char *exe) {
 	uint64_t base = hashfile("/proc/self/exe", 0);
 	base = hashfile(xprintf("%s/gl.h", rootinc), base);
 	for (int i = 0; i < ccargs.n; i++)
-		base = hashstr(ccargs.v[i], base);
+		if (strncmp(ccargs.v[i], "-I", 2)) /* gl.h's place is not in the key: its text is */
+			base = hashstr(ccargs.v[i], base);
 	const char *cache = cachedir();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)
@@ -876,6 +877,15 @@ static int compile(Opts *o, const char *exe) {
 		}
 		/* .stk is written once the package passed the stack check */
 		stks[i] = cached ? xprintf("%s/%016llx.stk", cache, (unsigned long long)key) : NULL;
+		/* the standard library as make compiled it (the build tree's pkg/,
+		 * or lib/gl/pkg installed), read only and looked at first */
+		const char *preobj = xprintf("%s/pkg/%016llx.o", rootlib, (unsigned long long)key);
+		const char *prestk = xprintf("%s/pkg/%016llx.stk", rootlib, (unsigned long long)key);
+		if (cached && !o->work && isfile(preobj) && isfile(prestk)) {
+			vpush(&objs, (void *)preobj);
+			stks[i] = prestk;
+			continue;
+		}
 		bool have = cached && isfile(obj) && isfile(stks[i]);
 		if (have && !o->work) {
 			vpush(&objs, (void *)obj);
