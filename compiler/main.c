@@ -38,14 +38,6 @@ static char rootinc[PATH_MAX];  /* directory with gl.h */
 static char rootlib[PATH_MAX];  /* directory with libglrt.a */
 static char rootstd[PATH_MAX];  /* directory with the stdlib packages */
 
-static bool isfile(const char *p) {
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-static bool isdir(const char *p) {
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static void findroot(void) {
 	const char *env = getenv("GLROOT");
@@ -595,27 +587,24 @@ static void rmworkdir(bool keep) {
 	rmdir(workdir);
 }
 
+static int runin(char **argv, const char *dir, const char *out);
+
 static int runcmd(char **argv, bool echo) {
 	if (echo) {
 		for (char **a = argv; *a; a++)
 			fprintf(stderr, "%s%s", a == argv ? "" : " ", *a);
 		fputc('\n', stderr);
 	}
-	pid_t pid = fork();
-	if (pid < 0)
-		fatal("fork: %s", strerror(errno));
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "glc: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	return runin(argv, NULL, NULL);
+}
+
+/* The exit status of child pid: its code, or 128 + the signal that killed it. */
+static int waitchild(pid_t pid) {
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			fatal("waitpid: %s", strerror(errno));
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + WTERMSIG(st);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* Split a flag string ("-a -b") into argv entries. */
@@ -1294,15 +1283,11 @@ static int runin(char **argv, const char *dir, const char *out) {
 		}
 		if (dir && chdir(dir))
 			_exit(127);
-		execv(argv[0], argv);
+		execvp(argv[0], argv);
 		fprintf(stderr, "glc: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			fatal("waitpid: %s", strerror(errno));
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return waitchild(pid);
 }
 
 static double now(void) {
@@ -1366,11 +1351,7 @@ static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool 
 		fflush(stderr);
 		_exit(rc);
 	}
-	int st, rc;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			fatal("waitpid: %s", strerror(errno));
-	rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	int rc = waitchild(pid);
 	size_t n;
 	char *text = readwhole(errs, &n);
 	if (rc) {

@@ -24,12 +24,12 @@
 
 Module mainmodule;
 
-static bool isdir(const char *p) {
+bool isdir(const char *p) {
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool isfile(const char *p) {
+bool isfile(const char *p) {
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }

@@ -35,6 +35,10 @@ const char *moduleimportpath(const char *dir);
  * library (importerstd). */
 bool internalok(const char *importer, bool importerstd, const char *path);
 
+/* Whether p is a directory; a regular file. */
+bool isdir(const char *p);
+bool isfile(const char *p);
+
 /* A gl source file name: name.gl, or name.go. */
 bool issource(const char *name);
 
