@@ -556,9 +556,14 @@ static void onkill(int sig) {
 	raise(sig);
 }
 
-static void mkworkdir(void) {
+/* $TMPDIR, or /tmp: where glc's temporary files go */
+static const char *tmpdir(void) {
 	const char *tmp = getenv("TMPDIR");
-	snprintf(workdir, sizeof workdir, "%s/glc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+static void mkworkdir(void) {
+	snprintf(workdir, sizeof workdir, "%s/glc-XXXXXX", tmpdir());
 	if (!mkdtemp(workdir))
 		fatal("cannot create a work directory: %s", strerror(errno));
 	signal(SIGINT, onkill);
@@ -1229,7 +1234,7 @@ static int buildmany(Opts *o) {
 	if (needmodule() || expandinputs(&o->inputs, &dirs))
 		return 1;
 	int rc = 0;
-	char errs[] = "/tmp/glc-errs-XXXXXX";
+	char *errs = xprintf("%s/glc-errs-XXXXXX", tmpdir());
 	int fd = mkstemp(errs);
 	if (fd < 0)
 		fatal("mkstemp: %s", strerror(errno));
@@ -1325,7 +1330,7 @@ static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool 
 		printf("?   \t%s\t[no test files]\n", tp.ipath);
 		return 0;
 	}
-	char tdir[] = "/tmp/glc-test-XXXXXX";
+	char *tdir = xprintf("%s/glc-test-XXXXXX", tmpdir());
 	if (!mkdtemp(tdir))
 		fatal("mkdtemp: %s", strerror(errno));
 	const char *src = xprintf("%s/_testmain.go", tdir), *exe = xprintf("%s/%s.test", tdir, basename_(tp.ipath));
