@@ -707,21 +707,14 @@ static const char *goerrstr(int err) {
 static int placeexe(const char *linked, const char *exe) {
 	if (rename(linked, exe) == 0)
 		return 0;
-	int in = open(linked, O_RDONLY), out = -1;
-	if (in >= 0 && errno == EXDEV)
-		out = open(exe, O_WRONLY | O_CREAT | O_TRUNC, 0777);
-	else if (in >= 0) { /* rename's error names the destination's problem; open says it as Go does */
-		int err = errno;
-		out = open(exe, O_WRONLY | O_CREAT | O_TRUNC, 0777);
-		if (out >= 0) {
-			close(out);
-			unlink(exe);
-			out = -1;
-			errno = err;
-		}
+	int err = errno, in = -1, out = -1; /* errno now: the calls below may change it */
+	if (err == EXDEV) { /* another file system: copy */
+		in = open(linked, O_RDONLY);
+		out = in < 0 ? -1 : open(exe, O_WRONLY | O_CREAT | O_TRUNC, 0777);
+		err = errno;
 	}
 	if (out < 0) {
-		fprintf(stderr, "glc: copying %s: open %s: %s\n", linked, exe, goerrstr(errno));
+		fprintf(stderr, "glc: copying %s: open %s: %s\n", linked, exe, goerrstr(err));
 		if (in >= 0)
 			close(in);
 		return 1;
@@ -733,7 +726,7 @@ static int placeexe(const char *linked, const char *exe) {
 			n = -1;
 			break;
 		}
-	int err = errno;
+	err = errno;
 	close(in);
 	if (close(out) || n < 0) {
 		fprintf(stderr, "glc: copying %s to %s: %s\n", linked, exe, goerrstr(err));
