@@ -1,8 +1,8 @@
 /*
  * signal_linux.c — signal handling (Go's signal_unix.go): each M's signal
  * stack, the synchronous signals (faults), SIGURG (asynchronous
- * preemption: the work is preempt.c's sigpreempt) and SIGQUIT (a dump of
- * every goroutine, then exit 2).
+ * preemption: the work is preempt.c's sigpreempt), SIGQUIT (a dump of
+ * every goroutine, then exit 2) and SIGPIPE (EPIPE instead).
  */
 #define _GNU_SOURCE
 #include "rt.h"
@@ -230,6 +230,35 @@ static void sigtrap(int sig, siginfo_t *info, void *ctx) {
 	sigdie("SIGTRAP: trace trap", info, ctx);
 }
 
+/* ---- SIGPIPE ----
+ * As in Go: a write to a pipe or socket whose reader has gone fails with
+ * EPIPE instead of killing the program (the handler does nothing) —
+ * except on standard output and error, where package os dies of SIGPIPE
+ * at the failed write (os_sigpipe), as a C program would: `prog | head`
+ * ends quietly. */
+static void sigpipe(int sig, siginfo_t *info, void *ctx) {
+	(void)sig, (void)info, (void)ctx;
+}
+
+static void sigpipedie_m(void *arg) {
+	(void)arg;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGPIPE, &sa, NULL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(SIGPIPE);
+	_exit(2); /* not reached: the default action ends the process */
+}
+
+void os_sigpipe(G *g) {
+	(void)g;
+	systemstack(sigpipedie_m, NULL);
+}
+
 static void installsig(int sig, void (*h)(int, siginfo_t *, void *), int flags) {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -247,6 +276,7 @@ void initsig(void) {
 	installsig(SIGURG, sigurg, SA_RESTART);
 	installsig(SIGQUIT, sigquit, 0);
 	installsig(SIGTRAP, sigtrap, 0);
+	installsig(SIGPIPE, sigpipe, SA_RESTART);
 	preemptinit();
 	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
