@@ -92,6 +92,11 @@ static void suspendwrap(int sig, siginfo_t *info, void *ctx) {
 		boehmsuspend.sa_handler(sig);
 }
 
+/* os/signal must leave these two to Boehm (sigqueue.c). */
+bool boehmsignal(int s) {
+	return s == GC_get_suspend_signal() || s == GC_get_thr_restart_signal();
+}
+
 /* Boehm's signals on the signal stack: a signal frame (some 1-3 KiB with
  * the vector state) does not fit on a 2 KiB goroutine stack.  The
  * suspend signal goes through suspendwrap; gl's own handlers block both

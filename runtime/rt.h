@@ -843,9 +843,14 @@ _Static_assert(offsetof(G, sched.pc) == G_sched_pc, "G.sched.pc");
 _Static_assert(offsetof(G, sched.bp) == G_sched_bp, "G.sched.bp");
 _Static_assert(offsetof(Gobuf, sp) == Gobuf_sp, "Gobuf.sp");
 _Static_assert(offsetof(M, g0) == M_g0, "M.g0");
+/* sigqueue.c: signals for os/signal, from the runtime's handlers */
+bool sigsend(uint32_t s);    /* queue s if a Notify wants it */
+bool sighandled(uint32_t s); /* s is queued or ignored for the program */
+
 #ifdef GL_GC_BOEHM
 /* boehm.c: the comparison runtime's heap (--with-gc=boehm, glc -gc=boehm) */
 void boehminit(void);           /* schedinit, first */
+bool boehmsignal(int s);        /* s is one of Boehm's stop/restart signals */
 void boehmgcenv(void);          /* after gcenvinit: GLGC */
 void boehmminit(M *mp);         /* a thread's registration, before it unblocks signals */
 void boehmmexit(void);          /* the thread exits */

@@ -125,8 +125,8 @@ static void sighandler(int sig, siginfo_t *info, void *ctx) {
  * switched out", 1 run in 25 of stack_release under stackforcemove), and
  * one landing in execute() before gogo, a gogo to sp 0. */
 static void sigurg(int sig, siginfo_t *info, void *ctx) {
-	(void)sig;
 	(void)info;
+	sigsend((uint32_t)sig); /* also the program's, if it asked (signal.Notify) */
 	G *g = tls_g;
 	if (g == NULL) /* a thread that is not an M (a test's C code) */
 		return;
@@ -220,7 +220,8 @@ static void sigdie(const char *name, siginfo_t *info, void *ctx) {
 }
 
 static void sigquit(int sig, siginfo_t *info, void *ctx) {
-	(void)sig;
+	if (sigsend((uint32_t)sig))
+		return; /* the program's (signal.Notify), not a dump */
 	sigdie("SIGQUIT: quit", info, ctx);
 }
 
@@ -237,7 +238,8 @@ static void sigtrap(int sig, siginfo_t *info, void *ctx) {
  * at the failed write (os_sigpipe), as a C program would: `prog | head`
  * ends quietly. */
 static void sigpipe(int sig, siginfo_t *info, void *ctx) {
-	(void)sig, (void)info, (void)ctx;
+	(void)info, (void)ctx;
+	sigsend((uint32_t)sig); /* queued if a signal.Notify wants it */
 }
 
 static void sigpipedie_m(void *arg) {
@@ -256,6 +258,8 @@ static void sigpipedie_m(void *arg) {
 
 void os_sigpipe(G *g) {
 	(void)g;
+	if (sighandled(SIGPIPE))
+		return; /* the program handles or ignores it (os/signal) */
 	systemstack(sigpipedie_m, NULL);
 }
 
