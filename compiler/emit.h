@@ -24,6 +24,8 @@ const char *glroot(void); /* main.c: the toolchain's root, stdlib/'s parent (run
 enum { SR_CHECKED, SR_LEAF, SR_NOSPLIT, SR_WRAPPER, SR_REFLECTCALL };
 void stackrec(Package *p, const char *cname, const char *gname, Pos pos, int kind, Vec *callees);
 void stackcheck(Package *p, Vec *sus, const char *stkout);
+void stackbigframes(Package *p, Vec *sus, Vec *out); /* .su files with a too-large checked frame */
+void stackreset(Package *p);                         /* before reading them again */
 void stackload(Package *p, const char *stk);
 
 #endif

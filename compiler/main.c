@@ -400,6 +400,36 @@ static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo, bool errs) {
 	return failed;
 }
 
+/* A function whose C frame is too large to run before its stack check is
+ * most often gcc's code sinking at work (configure.ac, GL_BIGFRAME_CFLAGS):
+ * the C files that hold such functions are compiled again without it,
+ * before stackcheck judges.  Only with the C compiler glc was configured
+ * for (a GLCC may not know the flag).  Returns cc's failure, else 0. */
+static void pushwords(Vec *v, const char *s);
+
+static int bigframes(Package *p, Vec *sus, Vec *ccargs, Vec *jobs, int n, bool echo) {
+	const char *cc = getenv("GLCC");
+	if (!*GL_BIGFRAME_CFLAGS || (cc && *cc && strcmp(cc, GL_CC)))
+		return 0;
+	Vec big = {0}, again = {0};
+	stackbigframes(p, sus, &big);
+	for (int i = 0; i < big.n; i++)
+		for (int k = 0; k + 1 < jobs->n; k += 2)
+			if (!strcmp(sufile(jobs->v[k + 1]), big.v[i])) {
+				vpush(&again, jobs->v[k]);
+				vpush(&again, jobs->v[k + 1]);
+			}
+	if (!again.n)
+		return 0;
+	Vec args = {0};
+	for (int i = 0; i < ccargs->n; i++)
+		vpush(&args, ccargs->v[i]);
+	pushwords(&args, GL_BIGFRAME_CFLAGS);
+	int rc = runjobs(&args, &again, n, echo, false);
+	stackreset(p);
+	return rc;
+}
+
 static const char usagetext[] =
 	"usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n"
 	"       glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
@@ -910,9 +940,11 @@ static int compile(Opts *o, const char *exe) {
 		flusherrors();
 	}
 	/* compile what is missing, as many at once as there are CPUs */
-	Vec cfiles = {0};
+	Vec cfiles = {0}, built = {0}; /* runjobs uses up jobs */
 	for (int i = 0; i < jobs.n; i += 2)
 		vpush(&cfiles, jobs.v[i]);
+	for (int i = 0; i < jobs.n; i++)
+		vpush(&built, jobs.v[i]);
 	rc = runjobs(&ccargs, &jobs, (int)ncpu, o->x, o->checkstores);
 	if (o->checkstores)
 		return checkstoresdone(o, &cfiles, &chks, rc);
@@ -930,6 +962,10 @@ static int compile(Opts *o, const char *exe) {
 		Vec sus = {0};
 		for (int k = 0; k < pkgobjs[i].n; k++)
 			vpush(&sus, (void *)sufile(pkgobjs[i].v[k]));
+		if (bigframes(allpackages.v[i], &sus, &ccargs, &built, (int)ncpu, o->x)) {
+			fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
+			return 3;
+		}
 		stackcheck(allpackages.v[i], &sus, stks[i]);
 	}
 	if (nerrors()) {

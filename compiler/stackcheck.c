@@ -53,6 +53,7 @@ typedef struct StackRec {
 	Vec callees;     /* nosplit: C names of the gl functions it calls */
 	Package *pkg;
 	int64_t frame;   /* from the .su file; -1 if cc left no copy of it */
+	const char *su;  /* that .su file */
 	int64_t entry;   /* what entering it may use; -1 until known */
 	bool visiting;
 	struct StackRec *next; /* hash chain */
@@ -120,8 +121,10 @@ static void readsu(const char *path) {
 		if (!r) /* runtime helpers inlined as static functions */
 			continue;
 		int64_t n = strtoll(tab + 1, NULL, 10);
-		if (n > r->frame)
+		if (n > r->frame) {
 			r->frame = n;
+			r->su = intern(path);
+		}
 	}
 	fclose(f);
 }
@@ -174,6 +177,33 @@ static void explain(Buf *b, StackRec *r, int depth) {
 			explain(b, worst, depth + 1);
 		else
 			bprintf(b, ", then a runtime call (%d)", RTCALL);
+	}
+}
+
+/* The .su files (interned, once each) of package p's checked functions
+ * whose C frames are too large, added to out: main.c compiles their C
+ * again with GL_BIGFRAME_CFLAGS, then stackreset and stackcheck. */
+void stackbigframes(Package *p, Vec *sus, Vec *out) {
+	for (int i = 0; i < sus->n; i++)
+		readsu(sus->v[i]);
+	for (int i = 0; i < allrecs.n; i++) {
+		StackRec *r = allrecs.v[i];
+		if (r->pkg != p || r->frame < 0 || r->kind != SR_CHECKED || entry(r) <= LIMIT || !r->su)
+			continue;
+		bool seen = false;
+		for (int k = 0; k < out->n && !seen; k++)
+			seen = out->v[k] == r->su;
+		if (!seen)
+			vpush(out, (void *)r->su);
+	}
+}
+
+/* Forget package p's frames, to read them again from new .su files. */
+void stackreset(Package *p) {
+	for (int i = 0; i < allrecs.n; i++) {
+		StackRec *r = allrecs.v[i];
+		if (r->pkg == p)
+			r->frame = r->entry = -1;
 	}
 }
 
