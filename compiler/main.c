@@ -400,13 +400,14 @@ static int runjobs(Vec *ccargs, Vec *jobs, int n, bool echo, bool errs) {
 	return failed;
 }
 
-/* A function whose C frame is too large to run before its stack check is
- * most often gcc's code sinking at work (configure.ac, GL_BIGFRAME_CFLAGS):
- * the C files that hold such functions are compiled again without it,
- * before stackcheck judges.  Only with the C compiler glc was configured
- * for (a GLCC may not know the flag).  Returns cc's failure, else 0. */
 static void pushwords(Vec *v, const char *s);
 
+/* A function whose C frame is too large to run before its stack check is
+ * most often gcc's code sinking and small-function inlining at work
+ * (configure.ac, GL_BIGFRAME_CFLAGS): the C files that hold such functions
+ * are compiled again without them, before stackcheck judges.  Only with
+ * the C compiler glc was configured for (a GLCC may not know the flags).
+ * Returns cc's failure, else 0. */
 static int bigframes(Package *p, Vec *sus, Vec *ccargs, Vec *jobs, int n, bool echo) {
 	const char *cc = getenv("GLCC");
 	if (!*GL_BIGFRAME_CFLAGS || (cc && *cc && strcmp(cc, GL_CC)))
@@ -590,6 +591,12 @@ static void onkill(int sig) {
 static const char *tmpdir(void) {
 	const char *tmp = getenv("TMPDIR");
 	return tmp && *tmp ? tmp : "/tmp";
+}
+
+/* cc failed on C that glc wrote: glc's bug, the C kept for its report */
+static int ccrejected(void) {
+	fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
+	return 3;
 }
 
 static void mkworkdir(void) {
@@ -948,10 +955,8 @@ static int compile(Opts *o, const char *exe) {
 	rc = runjobs(&ccargs, &jobs, (int)ncpu, o->x, o->checkstores);
 	if (o->checkstores)
 		return checkstoresdone(o, &cfiles, &chks, rc);
-	if (rc) {
-		fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
-		return 3;
-	}
+	if (rc)
+		return ccrejected();
 	/* in import order, so that a nosplit chain into another package
 	 * finds that package's entry sizes */
 	for (int i = 0; i < allpackages.n; i++) {
@@ -962,10 +967,8 @@ static int compile(Opts *o, const char *exe) {
 		Vec sus = {0};
 		for (int k = 0; k < pkgobjs[i].n; k++)
 			vpush(&sus, (void *)sufile(pkgobjs[i].v[k]));
-		if (bigframes(allpackages.v[i], &sus, &ccargs, &built, (int)ncpu, o->x)) {
-			fprintf(stderr, "glc: internal error: the C compiler rejected the generated code (kept in %s)\n", workdir);
-			return 3;
-		}
+		if (bigframes(allpackages.v[i], &sus, &ccargs, &built, (int)ncpu, o->x))
+			return ccrejected();
 		stackcheck(allpackages.v[i], &sus, stks[i]);
 	}
 	if (nerrors()) {
