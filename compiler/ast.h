@@ -70,7 +70,8 @@ enum NodeKind {
 	/* declarations */
 	N_FILE,        /* name: package, list: imports, list2: declarations */
 	N_IMPORT,      /* name: local name or NULL, lit: path */
-	N_FUNCDECL,    /* name, a: receiver (N_FIELD) or NULL, b: N_FUNCTYPE, c: body or NULL; op: directives */
+	N_FUNCDECL,    /* name, a: receiver (N_FIELD) or NULL, b: N_FUNCTYPE, c: body or NULL; op: directives;
+			* lit: //gl:extern's words */
 	N_VALUESPEC,   /* list: names (N_IDENT), a: type, list2: values; ival: iota */
 	N_TYPESPEC,    /* name, a: type; op = 1 for an alias */
 	N_NKINDS
@@ -80,7 +81,9 @@ enum NodeKind {
 /* DIR_WRAPPER: the function only passes a call on (reflect's callMakeFunc):
  * its record has no name, so recover sees through its frame and
  * tracebacks leave it out, as for glc's own wrappers */
-enum { DIR_NOINLINE = 1, DIR_NOSPLIT = 2, DIR_WRAPPER = 4 };
+/* DIR_EXTERN: //gl:extern [library] symbol above a body-less function:
+ * a C function called through libffi (compiler/ffi.c, runtime/ffi.c) */
+enum { DIR_NOINLINE = 1, DIR_NOSPLIT = 2, DIR_WRAPPER = 4, DIR_EXTERN = 8 };
 
 struct Node {
 	int kind;

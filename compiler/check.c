@@ -1774,9 +1774,8 @@ static void collect(Package *p, Node *file, Scope *filescope, Vec *methods) {
 			o->order = p->order++;
 			d->obj = o;
 			vpush(&p->funcs, o);
-			if (!d->c) {
+			if (!d->c && !(d->op & DIR_EXTERN))
 				o->extern_ = true;
-			}
 			if (d->a) {
 				o->ismethod = true;
 				vpush(methods, o);
@@ -2122,6 +2121,11 @@ void checkpackage(Package *p) {
 	for (int i = 0; i < p->funcs.n; i++) {
 		Obj *o = p->funcs.v[i];
 		Node *d = o->decl;
+		if (d->op & DIR_EXTERN) {
+			curpkg = p;
+			checkextern(o);
+			continue;
+		}
 		if (!d->c) {
 			if (!strcmp(p->path, "main") || !p->files.n)
 				errorat(d->pos, "missing function body");

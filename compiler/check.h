@@ -37,6 +37,10 @@ enum { RECV_ADDR = 1, RECV_DEREF = 2 };
 enum { RANGE_ARRAY = 1, RANGE_PTRARRAY, RANGE_SLICE, RANGE_STRING, RANGE_MAP, RANGE_CHAN, RANGE_INT };
 
 extern Package *curpkg;
+/* ffi.c: //gl:extern declarations and the calls of variadic ones */
+void checkextern(Obj *o);
+void checkexterncall(Node *call, Obj *fo);
+char fficode(Type *t); /* a value's code in runtime/ffi.c's signatures, 0 if C cannot take it */
 extern Vec allpackages;   /* dependency order, main last */
 /* Some package other than reflect selects a Method or MethodByName: reflect
  * may read the method tables' entries for Method.Func and Value.Method. */

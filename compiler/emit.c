@@ -721,7 +721,7 @@ const char *strlit(const char *s, int64_t n) { return xprintf("((GlString)%s)", 
 
 /* A C string literal of s (a path): every byte that is not plain printed
  * in octal. */
-static const char *cstrlit(const char *s) {
+const char *cstrlit(const char *s) {
 	Buf b = {0};
 	bputc(&b, '"');
 	for (; *s; s++) {
@@ -1666,7 +1666,8 @@ void addprototype(const char *proto) { bprintf(&gprotos, "%s;\n", proto); }
 /* A package's prefix of file-scope names: its path, bytes other than
  * letters and digits written "_" (unicode/utf8: unicode_utf8).  Unless
  * that would not start with a letter (locals' names start with "_",
- * cname), would start with the runtime's gl, would hold "__" (gident) or
+ * cname), would start with the runtime's gl or libffi's ffi (package
+ * ffi's Call would be libffi's ffi_call), would hold "__" (gident) or
  * end in "_", or could make a macro's name (package SIZE's MAX): then it
  * is x and the path, those bytes in hex. */
 static const char *cprefix(const char *path) {
@@ -1674,7 +1675,8 @@ static const char *cprefix(const char *path) {
 	for (const char *s = path; *s; s++)
 		bputc(&b, isalnum((unsigned char)*s) ? *s : '_');
 	const char *c = bstr(&b);
-	if (isalpha((unsigned char)c[0]) && strncasecmp(c, "gl", 2) && !strstr(c, "__") && c[strlen(c) - 1] != '_' &&
+	if (isalpha((unsigned char)c[0]) && strncasecmp(c, "gl", 2) && strncasecmp(c, "ffi", 3) && !strstr(c, "__") &&
+	    c[strlen(c) - 1] != '_' &&
 	    !macrostyle(xprintf("%s_", c)))
 		return c;
 	Buf x = {0};
@@ -1871,6 +1873,9 @@ void emitunit(Package *p) {
 		if (!f->extern_ && f->decl && f->decl->aux) {
 			funcstart();
 			emitfunc(f->decl->aux);
+		} else if (f->cfunc) {
+			funcstart();
+			emitextern(f);
 		}
 	}
 	funcstart();

@@ -92,6 +92,8 @@ const char *gident(const char *name); /* a gl identifier in a file-scope name */
 const char *globalname(const char *base); /* unique in the program */
 const char *unitname(const char *base);   /* a static helper's name, unique in the unit */
 const char *fileof(Pos p);
+const char *cstrlit(const char *s);  /* a C string literal of s */
+void emitextern(Obj *o);             /* emitffi.c: a //gl:extern function's wrapper */
 const char *abspathof(Pos p);
 void declareglobal(Obj *o);          /* extern declaration of another package's variable */
 const char *wrapperentry(const char *name); /* a wrapper's entry pc record (hidden in tracebacks) */

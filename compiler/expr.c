@@ -2652,6 +2652,9 @@ Type *checkcall(Node *n, bool stmt) {
 		return fail(n);
 	}
 	checkargs(n, u, exprstr(fn));
+	if ((fn->kind == N_IDENT || (fn->kind == N_SELECTOR && fn->op == SEL_PKG)) && fn->obj && fn->obj->kind == O_FUNC &&
+	    fn->obj->decl && (fn->obj->decl->op & DIR_EXTERN))
+		checkexterncall(n, fn->obj);
 	int nr = u->results.n;
 	if (nr == 0) {
 		n->flags |= NF_NOVALUE;

@@ -126,14 +126,23 @@ static bool needsemi(int last) {
 	return false;
 }
 
-static void adddirective(Lexer *lx, int bits) {
+static void adddirective(Lexer *lx, int bits, const char *arg) {
 	if (lx->ndir == lx->capdir) {
 		lx->capdir = lx->capdir ? lx->capdir * 2 : 8;
 		lx->dirline = xrealloc(lx->dirline, lx->capdir * sizeof(int));
 		lx->dirbits = xrealloc(lx->dirbits, lx->capdir * sizeof(int));
+		lx->dirarg = xrealloc(lx->dirarg, lx->capdir * sizeof(char *));
 	}
 	lx->dirline[lx->ndir] = lx->line;
+	lx->dirarg[lx->ndir] = arg;
 	lx->dirbits[lx->ndir++] = bits;
+}
+
+const char *lex_directivearg(Lexer *lx, int line) {
+	for (int i = 0; i < lx->ndir; i++)
+		if (lx->dirline[i] == line && lx->dirarg[i])
+			return lx->dirarg[i];
+	return NULL;
 }
 
 int lex_directives(Lexer *lx, int line) {
@@ -154,11 +163,14 @@ static void directive(Lexer *lx, const unsigned char *s, const unsigned char *e)
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
 		n--;
 	if (n == 8 && memcmp(s, "noinline", 8) == 0)
-		adddirective(lx, DIR_NOINLINE);
+		adddirective(lx, DIR_NOINLINE, NULL);
 	else if (n == 7 && memcmp(s, "nosplit", 7) == 0)
-		adddirective(lx, DIR_NOSPLIT);
+		adddirective(lx, DIR_NOSPLIT, NULL);
 	else if (n == 7 && memcmp(s, "wrapper", 7) == 0)
-		adddirective(lx, DIR_WRAPPER);
+		adddirective(lx, DIR_WRAPPER, NULL);
+	else if (n >= 6 && memcmp(s, "extern", 6) == 0 && (n == 6 || s[6] == ' ' || s[6] == '\t'))
+		/* //gl:extern [library] symbol: a C function (compiler/ffi.c) */
+		adddirective(lx, DIR_EXTERN, internn((const char *)s + 6, n - 6));
 }
 
 static int hexval(int c) {

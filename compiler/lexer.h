@@ -24,11 +24,15 @@ typedef struct Lexer {
 	Pos semipos;      /* where an inserted semicolon (a newline) was */
 	/* //gl: directives by line, looked up when a func declaration is built */
 	int *dirline, *dirbits, ndir, capdir;
+	/* //gl:extern's text after the word (the library and the symbol),
+	 * by line; NULL for the other directives */
+	const char **dirarg;
 } Lexer;
 
 void lex_init(Lexer *lx, int file, const char *src, size_t len);
 int lex_next(Lexer *lx, Token *t);
 int lex_directives(Lexer *lx, int line); /* DIR_* bits on that line */
+const char *lex_directivearg(Lexer *lx, int line); /* //gl:extern's words on that line, or NULL */
 const char *tokname(int code);           /* for messages: "name", "newline", "{" ... */
 
 #endif

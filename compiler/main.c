@@ -790,6 +790,12 @@ static int linkexe(Opts *o, const char *exe, Vec *objs) {
 		vpush(&argv, xprintf("%s/libglrt.a", rootlib));
 	vpush(&argv, "-lpthread");
 	vpush(&argv, "-lm");
+	/* libffi and the dynamic loader for //gl:extern (runtime/ffi.c), only
+	 * in a program that calls C: --as-needed drops them otherwise */
+	vpush(&argv, "-Wl,--as-needed");
+	pushwords(&argv, GL_FFI_LIBS);
+	vpush(&argv, "-ldl");
+	vpush(&argv, "-Wl,--no-as-needed");
 	/* bind libc symbols at load time: the lazy resolver's first call saves
 	 * the whole vector state (about 3 KB) on whatever stack it runs on,
 	 * more than a goroutine stack's reserve band */

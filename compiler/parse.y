@@ -159,6 +159,9 @@ static Node *funcdecl(ParseState *ps, Token f, Token name, Node *recv, Node *sig
 		if (!d)
 			break;
 		n->op |= d;
+		const char *arg = lex_directivearg(ps->lx, l);
+		if (arg && !n->lit)
+			n->lit = arg;
 	}
 	return n;
 }

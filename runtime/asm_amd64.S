@@ -194,6 +194,43 @@ systemstack:
 	.size	systemstack, .-systemstack
 
 /*
+ * void asmcgocall(void (*fn)(void *), void *arg)
+ * Go's asmcgocall: runs fn(arg) — C code, through libffi (ffi.c) — on the
+ * M's g0 stack and returns on the goroutine's.  Unlike systemstack it
+ * leaves g->sched alone: the caller is in a system call (entersyscall),
+ * and g->sched says where its frames are for tracebacks and the
+ * collector.  The goroutine's stack pointer waits in r12 and g in rbx,
+ * which fn (a SysV function) preserves.  On g0 already, just calls fn.
+ */
+	.globl	asmcgocall
+	.type	asmcgocall, @function
+asmcgocall:
+	pushq	%rbp				/* a frame record; rsp = 0 mod 16 */
+	movq	%rsp, %rbp
+	pushq	%rbx				/* callee-saved, ours to use */
+	pushq	%r12				/* rsp = 0 mod 16 again */
+	GETG	%rbx, %rcx			/* rbx = g */
+	movq	G_m(%rbx), %rdx			/* rdx = g->m */
+	movq	M_g0(%rdx), %rdx		/* rdx = g0 */
+	movq	%rdi, %rax			/* rax = fn */
+	movq	%rsi, %rdi			/* fn's argument */
+	cmpq	%rbx, %rdx			/* on g0 already: */
+	je	1f				/*   call on this stack */
+	movq	%rsp, %r12			/* r12 = the goroutine's sp */
+	SETG	%rdx, %rcx			/* now running as g0 */
+	movq	G_sched_sp(%rdx), %rsp		/* onto g0's stack (0 mod 16) */
+	call	*%rax				/* fn(arg) */
+	movq	%r12, %rsp			/* back to the goroutine's stack */
+	SETG	%rbx, %rcx			/* running as g again */
+	jmp	2f
+1:	call	*%rax				/* fn(arg), on g0 */
+2:	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	ret
+	.size	asmcgocall, .-asmcgocall
+
+/*
  * void gl_mstart(void (*fn)(void))
  * Called on an M's g0 stack with tls_g = g0.  Records the sp below which
  * g0's stack is scratch — every later switch to g0 starts there — and calls

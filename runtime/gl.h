@@ -388,6 +388,8 @@ struct G {
 	 * error needs no memory of its own. */
 	uint32_t dumpstatus, dumpreason;
 	bool dumpgot;            /* stopped: its saved state is valid */
+	int32_t cgoerrno;        /* errno as the last C call through libffi
+				  * left it (runtime/ffi.c, ffi.Errno) */
 };
 
 /* ---- the prologue and data frames ---- */
@@ -798,6 +800,24 @@ void gopanic(G *g, GlEface e);          /* returns only if a deferred call recov
 /* A run-time error: panics with a value of type runtime.Error whose Error()
  * is exactly msg ("runtime error: index out of range [5] with length 3",
  * "assignment to entry in nil map"). */
+/* ffi.c: a C function that gl calls through libffi (//gl:extern).  glc
+ * writes one per declaration and a wrapper with the gl signature that
+ * calls gl_ffi_call; the runtime resolves the symbol and prepares the
+ * call at the first use.  sig is the result's code and then each fixed
+ * parameter's (runtime/ffi.c lists the codes): cos is "dd". */
+typedef struct GlFfiFunc {
+	const char *lib;    /* "libm.so.6", or NULL: the program and what it links */
+	const char *sym;    /* "cos" */
+	const char *sig;
+	const char *name;   /* the gl function, for messages: "main.cos" */
+	bool variadic;      /* a last ...any parameter: the rest of the arguments */
+	void *fn;           /* the C function, once resolved (atomic) */
+	void *cif;          /* libffi's call description (not variadic) */
+} GlFfiFunc;
+/* Calls f: args[i] points to the i-th fixed argument, varargs (if f is
+ * variadic) holds the rest, the result is stored at ret.  A missing
+ * library or symbol panics (g->unwinding). */
+void gl_ffi_call(G *g, GlFfiFunc *f, void *ret, void *const *args, const GlSlice *varargs);
 void gl_panicstring(G *g, const char *msg);
 void gl_panicindex(G *g, int64_t i, int64_t len);
 /* Go 1.19's slice-bounds messages; which says which check failed:

@@ -17,6 +17,9 @@
 # is not 0 it is written to run/NAME.exit; otherwise run/NAME.exit is
 # removed.
 #
+# A program that calls C (//gl:extern) is not Go: its golden comes from its
+# cgo twin, run/NAME.cgo (Go source), built and run the same way.
+#
 # Programs listed in run/GO122 need Go >= 1.22 (range over int, min/max,
 # per-iteration loop variables); their goldens are written by hand and this
 # script skips them.
@@ -59,6 +62,8 @@ golden() {
 			b=$(basename "$f" .gl)
 			cp "$f" "$tmp/$b.go"
 		done
+	elif [ -f "$rundir/$name.cgo" ]; then
+		cp "$rundir/$name.cgo" "$tmp/main.go"
 	elif [ -f "$rundir/$name.gl" ]; then
 		cp "$rundir/$name.gl" "$tmp/main.go"
 	else

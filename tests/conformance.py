@@ -4,7 +4,8 @@ behave the same under Go.  run.py checks gl's output against the golden
 files; this checks Go 1.19's output against the same goldens (cut the same
 way), so together they say gl and Go agree.  Programs Go 1.19 cannot build
 (Go 1.22 features, listed in testdata/run/GO122, or gl-only packages) are
-counted and listed as skipped.  Without Go installed the test is skipped
+counted and listed as skipped.  A program that calls C through //gl:extern
+has a cgo twin, NAME.cgo, which is what Go builds.  Without Go installed the test is skipped
 (exit 77), and says so."""
 import difflib, os, shutil, subprocess, sys, tempfile, concurrent.futures
 
@@ -37,6 +38,9 @@ def one(name, tmp):
     files = [os.path.join(src, f) for f in os.listdir(src) if f.endswith(".gl")] if os.path.isdir(src) else [src + ".gl"]
     for f in files:
         shutil.copy(f, os.path.join(work, os.path.basename(f)[:-3] + ".go"))
+    if os.path.exists(src + ".cgo"):  # calls C (//gl:extern): its cgo twin is the Go program
+        os.remove(os.path.join(work, name + ".go"))
+        shutil.copy(src + ".cgo", os.path.join(work, "main.go"))
     env = dict(os.environ, GO111MODULE="off", GOPATH=os.path.join(tmp, "gopath"), GOCACHE=os.path.join(tmp, "gocache"),
                GOFLAGS="")
     b = subprocess.run([go, "build", "-o", "prog", "."], cwd=work, capture_output=True, text=True, env=env, timeout=300)

@@ -67,8 +67,10 @@ REFLECTCALL = (define(STACKCHECK, "REFLECTCALL") or 4032) + GLENTRY
 # moving to g0; what runs there does not count.  gogo and gl_mexit leave the
 # stack for good.
 SAVEDREGS = define(os.path.join(RT, "rt.h"), "SAVEDREGS_SIZE")
+# asmcgocall (runtime/ffi.c's way to C) leaves its return address and three
+# saved registers (rbp, rbx, r12).
 SWITCH = {"systemstack": SAVEDREGS, "mcall": SAVEDREGS, "gl_morestack": SAVEDREGS,
-          "gl_morestackneed": SAVEDREGS, "gogo": 8, "gl_mexit": 8}
+          "gl_morestackneed": SAVEDREGS, "gogo": 8, "gl_mexit": 8, "asmcgocall": 32}
 CHECK = "gl_morestackneed"
 # libc (and libm) leaves allowed on the goroutine stack, with what each may
 # use there, return address included.  glc links with -z now, so the lazy PLT

@@ -1,0 +1,69 @@
+/* emitffi.c — the gl function glc writes for a C function declared with
+ * //gl:extern (compiler/ffi.c checks the declaration; runtime/ffi.c makes
+ * the call).  For
+ *
+ *	//gl:extern libm.so.6 cos
+ *	func cos(x float64) float64
+ *
+ * it is main.cos, a checked function with no data frame: it puts the
+ * addresses of its parameters in an array and calls gl_ffi_call with the
+ * GlFfiFunc that names the symbol and codes the signature. */
+#include "emitint.h"
+
+/* o's gl function: the arguments' addresses in an array for gl_ffi_call,
+ * which calls C on the M's system stack with the P handed off. */
+void emitextern(Obj *o) {
+	Type *sig = under(o->type);
+	const char *cname = funcsym(o);
+	const char *gname = xprintf("%s.%s", o->pkg->path, o->name);
+	const char *info = xprintf("%s__info", cname);
+	int line = o->decl->pos.line;
+	int nfixed = sig->fields.n - (sig->variadic ? 1 : 0);
+	int mode;
+	Type *rt = resulttype(sig, &mode);
+	Buf code = {0};
+	bputc(&code, rt ? fficode(rt) : 'v');
+	for (int i = 0; i < nfixed; i++)
+		bputc(&code, fficode(((Field *)sig->fields.v[i])->type));
+	const char *decl = xprintf("GL_FUNC %s", cdeclarator(o->type, cname, false, false, NULL));
+	addprototype(decl);
+	stackrec(curpkg, cname, gname, o->decl->pos, SR_CHECKED, NULL);
+
+	Buf *b = &gfuncs;
+	bprintf(b, "\n/* %s — %s:%d: C's %s%s%s, called through libffi (runtime/ffi.c) */\n", gname, fileof(o->decl->pos),
+		line, o->csym, o->clib ? " in " : "", o->clib ? o->clib : "");
+	bprintf(b, "static GlFfiFunc %s__ffi = {%s, \"%s\", \"%s\", \"%s\", %s, 0, 0};\n", cname,
+		o->clib ? cstrlit(o->clib) : "0", o->csym, bstr(&code), gname, sig->variadic ? "true" : "false");
+	bprintf(b, "static const GlFuncInfo %s __attribute__((used)) = {\"%s\", \"%s\", %d, 0, 0, 0, (void (*)(void))%s};\n",
+		info, gname, abspathof(o->decl->pos), line, cname);
+	/* The arguments, the array of their addresses and the result slot are
+	 * alloca'd after the stack check: gcc computes the address of a C
+	 * local whenever it likes, before the check too, and a check that
+	 * moves the stack would leave it pointing into the old one. */
+	const char *cs = xprintf("struct %s__call", cname);
+	bprintf(b, "%s {\n\tvoid *args[%d];\n", cs, nfixed ? nfixed : 1);
+	for (int i = 0; i < nfixed; i++)
+		bprintf(b, "\t%s a%d;\n", ctype(((Field *)sig->fields.v[i])->type), i);
+	if (rt)
+		bprintf(b, "\t%s r;\n", ctype(rt));
+	bprintf(b, "};\n%s {\n\t%s *c;\n", decl, cs);
+	bprintf(b, "\tGL_PCLINE(%s, %d);\n", info, line);
+	/* pointer arguments into the caller's frame move with it */
+	Vec fix = {0};
+	for (int i = 0; i < nfixed; i++)
+		fixwords(&fix, xprintf("p%d", i), ((Field *)sig->fields.v[i])->type);
+	if (sig->variadic) /* the slice comes by pointer, into the caller's frame */
+		vpush(&fix, (void *)xprintf("p%d", nfixed));
+	Buf fx = {0};
+	for (int i = 0; i < fix.n; i++)
+		bprintf(&fx, "GL_FIXPARAM(g, %s); ", (char *)fix.v[i]);
+	bprintf(b, "\tGL_STACKCHECK(g, sizeof(%s), %s);\n", cs, bstr(&fx));
+	bprintf(b, "\tc = __builtin_alloca(GL_OPAQUE(sizeof(%s)));\n", cs);
+	for (int i = 0; i < nfixed; i++)
+		bprintf(b, "\tc->a%d = p%d;\n\tc->args[%d] = &c->a%d;\n", i, i, i, i);
+	bprintf(b, "\tgl_ffi_call(g, &%s__ffi, %s, c->args, %s);\n", cname, rt ? "&c->r" : "0",
+		sig->variadic ? xprintf("p%d", nfixed) : "0");
+	if (rt) /* a panic (a missing symbol) may have moved the stack: c is stale */
+		bprintf(b, "\tif (GL_UNLIKELY(g->unwinding))\n\t\treturn (%s){0};\n\treturn c->r;\n", ctype(rt));
+	bput(b, "}\n");
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# tests/ffi.sh — calls into C through libffi (//gl:extern; docs/ffi.md),
+# what run.py's single run of each program does not cover:
+#   1. testdata/run/ffi_*.gl (goldens from their cgo twins, NAME.cgo) at
+#      GLMAXPROCS 1, 2, 4 and 8, with every stack moved at every call
+#      (GLDEBUG=stackforcemove=1), and with a collection at every 7th
+#      allocation, freed memory poisoned and every mark checked;
+#   2. testdata/runtime/ffi_missing.gl against its .out and .exit: a missing
+#      symbol or library, and a variadic argument C cannot take, are panics
+#      at the call (recoverable; exit 2 when not recovered), never a crash;
+#   3. SIGQUIT while goroutines sit in C's read(2): the dump shows them as
+#      "[syscall]" with the C function's gl frame, and the process exits 2.
+# Every program runs under timeout: a hang is a failure, never a wait.
+. "$(dirname "$0")/testlib.sh"
+
+# 1. the ffi programs of testdata/run
+for src in "$top_srcdir"/testdata/run/ffi_*.gl; do
+	n=$(basename "$src" .gl)
+	build "$n" "$src" || continue
+	for procs in 1 2 4 8; do
+		check "$n" "$src" 60 "GLMAXPROCS=$procs"
+		check "$n" "$src" 60 "GLMAXPROCS=$procs GLDEBUG=stackforcemove=1"
+		check "$n" "$src" 60 "GLMAXPROCS=$procs GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1"
+	done
+done
+
+# 2. what goes wrong at a call
+src=$top_srcdir/testdata/runtime/ffi_missing.gl
+if build missing "$src"; then
+	check missing "$src" 60 "GLTRACEBACK=none"
+	check missing "$src" 60 "GLTRACEBACK=none GLDEBUG=stackforcemove=1"
+fi
+
+# 3. the SIGQUIT dump of goroutines in C
+if build dump "$top_srcdir/testdata/runtime/ffi_dump.gl"; then
+	GLTRACEBACK=all timeout 30 "$tmp/dump" >"$tmp/dump.out" 2>&1 &
+	pid=$!
+	i=0
+	while ! grep -q ready "$tmp/dump.out" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.2
+	kill -QUIT $pid 2>/dev/null
+	wait $pid
+	rc=$?
+	n=$(grep -c '^goroutine [0-9]* \[syscall' "$tmp/dump.out")
+	f=$(grep -c '^main\.cread(' "$tmp/dump.out")
+	c=$(grep -c '^main\.blockedInC(' "$tmp/dump.out")
+	if [ $rc -eq 2 ] && [ "$n" -ge 3 ] && [ "$f" -ge 3 ] && [ "$c" -ge 3 ]; then
+		echo "ok   SIGQUIT dump: $n goroutines in [syscall] in C, $f cread frames, $c callers"
+	else
+		fail "SIGQUIT dump: exit $rc, $n goroutines in [syscall], $f cread and $c blockedInC frames (want 2, 3, 3, 3)"
+		head -40 "$tmp/dump.out" | sed 's/^/    /'
+	fi
+fi
+exit $status
