@@ -46,7 +46,7 @@ void emitextern(Obj *o) {
 		bprintf(b, "\t%s a%d;\n", ctype(((Field *)sig->fields.v[i])->type), i);
 	if (rt)
 		bprintf(b, "\t%s r;\n", ctype(rt));
-	bprintf(b, "};\n%s {\n\t%s *c;\n", decl, cs);
+	bprintf(b, "};\n%s {\n\t%s *c;\n\tuintptr_t coff;\n", decl, cs);
 	bprintf(b, "\tGL_PCLINE(%s, %d);\n", info, line);
 	/* pointer arguments into the caller's frame move with it */
 	Vec fix = {0};
@@ -61,9 +61,15 @@ void emitextern(Obj *o) {
 	bprintf(b, "\tc = __builtin_alloca(GL_OPAQUE(sizeof(%s)));\n", cs);
 	for (int i = 0; i < nfixed; i++)
 		bprintf(b, "\tc->a%d = p%d;\n\tc->args[%d] = &c->a%d;\n", i, i, i, i);
+	/* a callback from C (ffi.Callback) may move the stack: c is found
+	 * again from its distance to the stack's top */
+	bprintf(b, "\tcoff = g->stack.hi - (uintptr_t)c;\n");
 	bprintf(b, "\tgl_ffi_call(g, &%s__ffi, %s, c->args, %s);\n", cname, rt ? "&c->r" : "0",
 		sig->variadic ? xprintf("p%d", nfixed) : "0");
-	if (rt) /* a panic (a missing symbol) may have moved the stack: c is stale */
-		bprintf(b, "\tif (GL_UNLIKELY(g->unwinding))\n\t\treturn (%s){0};\n\treturn c->r;\n", ctype(rt));
+	if (rt)
+		bprintf(b, "\tif (GL_UNLIKELY(g->unwinding))\n\t\treturn (%s){0};\n"
+			   "\tc = (%s *)(g->stack.hi - coff);\n\treturn c->r;\n", ctype(rt), cs);
+	else
+		bput(b, "\t(void)coff;\n");
 	bput(b, "}\n");
 }

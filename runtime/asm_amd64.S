@@ -199,8 +199,10 @@ systemstack:
  * M's g0 stack and returns on the goroutine's.  Unlike systemstack it
  * leaves g->sched alone: the caller is in a system call (entersyscall),
  * and g->sched says where its frames are for tracebacks and the
- * collector.  The goroutine's stack pointer waits in r12 and g in rbx,
- * which fn (a SysV function) preserves.  On g0 already, just calls fn.
+ * collector.  C may call back into gl (cgocallback below), and the
+ * callback may move the goroutine's stack: so the way back is kept as
+ * stack.hi - sp, on g0 at g0.sched.sp - 8, where cgocallback finds it.
+ * On g0 already, just calls fn.
  */
 	.globl	asmcgocall
 	.type	asmcgocall, @function
@@ -216,19 +218,78 @@ asmcgocall:
 	movq	%rsi, %rdi			/* fn's argument */
 	cmpq	%rbx, %rdx			/* on g0 already: */
 	je	1f				/*   call on this stack */
-	movq	%rsp, %r12			/* r12 = the goroutine's sp */
+	movq	G_stack_hi(%rbx), %r12
+	subq	%rsp, %r12			/* r12 = stack.hi - sp */
 	SETG	%rdx, %rcx			/* now running as g0 */
 	movq	G_sched_sp(%rdx), %rsp		/* onto g0's stack (0 mod 16) */
+	pushq	%r12				/* at g0.sched.sp - 8: cgocallback's */
+	pushq	%rbx				/* g; rsp = 0 mod 16 */
 	call	*%rax				/* fn(arg) */
-	movq	%r12, %rsp			/* back to the goroutine's stack */
+	popq	%rbx				/* g */
+	popq	%r12				/* stack.hi - sp */
 	SETG	%rbx, %rcx			/* running as g again */
+	movq	G_stack_hi(%rbx), %rsp		/* back to the goroutine's stack, */
+	subq	%r12, %rsp			/*   wherever it is now */
 	jmp	2f
 1:	call	*%rax				/* fn(arg), on g0 */
 2:	popq	%r12
 	popq	%rbx
-	popq	%rbp
+	popq	%rbp				/* moved with the stack: a link of the chain */
 	ret
 	.size	asmcgocall, .-asmcgocall
+
+/*
+ * void cgocallback(G *gp, void (*fn)(G *, void *), void *arg)
+ * Go's cgocallback: C that gl called through asmcgocall calls back into
+ * gl (an ffi.Callback closure, ffi.c's callback_m, on g0): fn(gp, arg)
+ * runs on gp's stack, below asmcgocall's frame, and returns to C on g0.
+ * While it runs, g0.sched.sp is moved below the C frames, so that mcall
+ * and systemstack, which start at g0.sched.sp, leave them alone.  A frame
+ * record on the goroutine stack links fn's frames to asmcgocall's, so the
+ * saved-rbp chain that copystack adjusts and tracebacks follow runs
+ * unbroken through the C call.
+ */
+	.globl	cgocallback
+	.type	cgocallback, @function
+cgocallback:
+	pushq	%rbp				/* rsp = 0 mod 16 */
+	movq	%rsp, %rbp
+	pushq	%rbx				/* callee-saved registers we use */
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14				/* rsp = 0 mod 16 */
+	GETG	%r12, %rcx			/* r12 = g0 */
+	movq	G_sched_sp(%r12), %rax
+	pushq	%rax				/* g0.sched.sp, restored below */
+	movq	-8(%rax), %rax			/* rax = stack.hi - sp, from asmcgocall */
+	subq	$8, %rsp			/* rsp = 0 mod 16 */
+	movq	%rsp, G_sched_sp(%r12)		/* g0 is used below here meanwhile */
+	movq	%rsp, %r13			/* r13 = our place on g0 */
+	movq	%rdi, %rbx			/* rbx = gp */
+	movq	%rsi, %r14			/* r14 = fn */
+	movq	G_stack_hi(%rbx), %rcx
+	subq	%rax, %rcx			/* rcx = gp's sp in asmcgocall (0 mod 16) */
+	leaq	16(%rcx), %r8			/* r8 = asmcgocall's frame record */
+	movq	%rcx, %rsp			/* onto gp's stack, below that frame */
+	leaq	3f(%rip), %rax
+	pushq	%rax				/* a frame record: a return address */
+	pushq	%r8				/*   and the link to asmcgocall's */
+	movq	%rsp, %rbp			/* rsp = 0 mod 16 */
+	SETG	%rbx, %rcx			/* running as gp */
+	movq	%rbx, %rdi			/* fn(gp, arg) */
+	movq	%rdx, %rsi
+	call	*%r14
+3:	SETG	%r12, %rcx			/* g0 again */
+	movq	%r13, %rsp			/* back on g0, below the C frames */
+	addq	$8, %rsp
+	popq	G_sched_sp(%r12)		/* g0.sched.sp as it was */
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	ret
+	.size	cgocallback, .-cgocallback
 
 /*
  * void gl_mstart(void (*fn)(void))

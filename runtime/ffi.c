@@ -7,7 +7,7 @@
  *	//gl:extern libm.so.6 cos
  *	func cos(x float64) float64
  *
- * and glc writes a wrapper with the gl signature (compiler/ffi.c) that
+ * and glc writes a wrapper with the gl signature (compiler/emitffi.c) that
  * puts the arguments' addresses in an array and calls gl_ffi_call with a
  * GlFfiFunc describing the C function.  Nothing is resolved at link time:
  * the first call opens the library (dlopen) and looks the symbol up
@@ -27,14 +27,17 @@
  *   ffi_call       libffi puts the arguments in registers and calls
  *   exitsyscall    the P back (or another, or wait for one)
  *
- * While C runs, the goroutine's stack stays where it is (a Gsyscall
- * stack is never moved: stack.c's isShrinkStackSafe), so the argument
- * array, the arguments and the result slot, all in the wrapper's C frame
- * on that stack, can be read and written from g0.  They are the call's
- * roots too: the collector scans a Gsyscall goroutine's innermost frames,
- * from the frame entersyscall recorded (the wrapper's) up to its first
- * data frame, word by word (preempt.c, syncframe), so a pointer the
- * wrapper passed stays alive until the call returns.
+ * The arguments, the array of their addresses and the result slot are in
+ * a block the wrapper alloca'd on the goroutine stack; libffi reads the
+ * arguments from g0 before C runs.  A Gsyscall stack is never moved
+ * (stack.c's isShrinkStackSafe), but a callback from C (the last part of
+ * this file) runs gl code on it, which may grow it: so everything on the
+ * goroutine side finds its records again from stack.hi after the call.
+ * The arguments are the call's roots: the collector scans a Gsyscall
+ * goroutine's innermost frames, from the frame entersyscall recorded (the
+ * wrapper's) up to its first data frame, word by word (preempt.c,
+ * syncframe), and the same frames during a callback (g->cgoscanlo/hi), so
+ * a pointer the wrapper passed stays alive until the call returns.
  *
  * The codes of GlFfiFunc.sig, one character per value, the result first:
  *	v void (result only)   z bool        p a pointer
@@ -52,9 +55,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* asm_amd64.S: fn(arg) on g0's stack, g->sched untouched (Go's asmcgocall) */
-void asmcgocall(void (*fn)(void *), void *arg);
 
 static ffi_type *ffitype(char code) {
 	switch (code) {
@@ -181,17 +181,22 @@ static GL_NOINLINE void *resolve(G *g, GlFfiFunc *f) {
 
 /* ---- the call ---- */
 
-/* What the g0 side of a call needs; on the goroutine stack, which does
- * not move meanwhile. */
+/* What the g0 side of a call needs and leaves: in gl_ffi_call's frame on
+ * the goroutine stack.  A callback (below) runs gl code on that stack
+ * while C runs, and the stack may move then: so the g0 side finds this
+ * record again after the C function returns (cinvoke), as cgo's C
+ * code does with _cgo_topofstack, and what libffi writes at the end of the
+ * call (the result) goes to g0's stack first.  The arguments are read
+ * before C runs, so their addresses need no care. */
 typedef struct callargs {
 	GlFfiFunc *f;
 	void *fn;
-	void *ret;
 	void *const *args;
 	const GlSlice *varargs;
-	int32_t err;    /* errno after the call */
-	bool failed;    /* variadic: not called, for the reason in msg */
-	char *msg;      /* C's malloc */
+	uint64_t ret[2]; /* at least an ffi_arg, for small integer results */
+	int32_t err;     /* errno after the call */
+	bool failed;     /* variadic: not called, for the reason in msg */
+	char *msg;       /* C's malloc */
 } callargs;
 
 /* The code of the value in a variadic argument after C's default argument
@@ -247,6 +252,8 @@ static void badvararg(callargs *c, const GlIface *x, size_t i) {
 			      (int)t->str.len, (const char *)t->str.ptr);
 }
 
+static inline void cinvoke(callargs *c, ffi_cif *cif, void **av);
+
 /* A variadic call: the cif is made for this call's argument types (libffi's
  * ffi_prep_cif_var), on g0's stack. */
 static void callvar(callargs *c) {
@@ -275,22 +282,35 @@ static void callvar(callargs *c) {
 		c->msg = cmsg("ffi: cannot call %s: libffi cannot describe the call", f->name);
 		return;
 	}
-	errno = 0;
-	ffi_call(&cif, FFI_FN(c->fn), c->ret, av);
-	c->err = errno;
+	cinvoke(c, &cif, av);
 }
 
-/* On g0: the C function.  errno is cleared first, as cgo does, so that
- * what ffi.Errno reports is this call's. */
+/* On g0: the C function, with c's arguments.  errno is cleared first, as
+ * cgo does, so that what ffi.Errno reports is this call's.  mp->incgo
+ * says a callback may come (callback_m). */
+static inline __attribute__((always_inline)) void cinvoke(callargs *c, ffi_cif *cif, void **av) {
+	M *mp = getm();
+	G *gp = mp->curg;
+	uintptr_t hi = gp->stack.hi;
+	uint64_t ret[2];
+	mp->incgo++;
+	errno = 0;
+	ffi_call(cif, FFI_FN(c->fn), ret, av);
+	int32_t err = errno;
+	mp->incgo--;
+	if (GL_UNLIKELY(gp->stack.hi != hi)) /* a callback moved the stack */
+		c = (callargs *)((uintptr_t)c + (gp->stack.hi - hi));
+	c->err = err;
+	c->ret[0] = ret[0];
+	c->ret[1] = ret[1];
+}
+
 static void call_m(void *arg) {
 	callargs *c = arg;
-	if (c->f->variadic) {
+	if (c->f->variadic)
 		callvar(c);
-		return;
-	}
-	errno = 0;
-	ffi_call(c->f->cif, FFI_FN(c->fn), c->ret, (void **)c->args);
-	c->err = errno;
+	else
+		cinvoke(c, c->f->cif, (void **)c->args);
 }
 
 /* The bytes of a result of this code: libffi widens integer results to a
@@ -310,22 +330,242 @@ GL_NOINLINE void gl_ffi_call(G *g, GlFfiFunc *f, void *ret, void *const *args, c
 	void *fn = __atomic_load_n(&f->fn, __ATOMIC_ACQUIRE);
 	if (GL_UNLIKELY(fn == NULL) && (fn = resolve(g, f)) == NULL)
 		return;
-	uint64_t rbuf[2] = {0, 0}; /* at least an ffi_arg, for small integer results */
-	callargs c = {f, fn, rbuf, args, varargs, 0, false, NULL};
+	/* a callback may move the stack: ret and c are found again from
+	 * their distance to its top (the wrapper re-derives its own) */
+	uintptr_t retoff = g->stack.hi - (uintptr_t)ret;
+	callargs c = {f, fn, args, varargs, {0, 0}, 0, false, NULL};
+	uintptr_t coff = g->stack.hi - (uintptr_t)&c;
 	ENTERSYSCALL();
 	asmcgocall(call_m, &c);
 	exitsyscall();
-	if (GL_UNLIKELY(c.failed)) {
-		panicmsg(g, c.msg);
+	callargs *cp = (callargs *)(g->stack.hi - coff);
+	if (GL_UNLIKELY(cp->failed)) {
+		panicmsg(g, cp->msg);
 		return;
 	}
-	g->cgoerrno = c.err;
+	g->cgoerrno = cp->err;
 	size_t n = codesize(f->sig[0]);
 	if (n != 0)
-		memcpy(ret, rbuf, n);
+		memcpy((void *)(g->stack.hi - retoff), cp->ret, n);
 }
 
 /* ffi.errno (stdlib/ffi, whose C prefix is xffi: compiler/emit.c's
  * cprefix keeps gl's names out of libffi's): errno as this goroutine's
  * last C call left it */
 int64_t xffi_errno(G *g) { return g->cgoerrno; }
+
+/* ---- callbacks: C calling gl (ffi.Callback) ----
+ *
+ * ffi.Callback(fn) makes a libffi closure: a little code that C calls as
+ * a function pointer, which calls callback_m with the arguments.  C calls
+ * it from inside a C call that gl made (qsort calling its comparator), on
+ * that call's M and its g0 stack.  The gl function must run on the
+ * goroutine that made the C call, on its own stack, with a P, as any gl
+ * code: Go's cgocallback path, in three steps.
+ *
+ *   callback_m     (g0, C) checks where it is called from, and
+ *   cgocallback    (asm_amd64.S) switches to the goroutine's stack below
+ *                  the C call's frames, keeping g0's C frames safe
+ *   cgocallbackg   (goroutine stack) leaves the system call (exitsyscall:
+ *                  the P back) with the goroutine locked to this M — if it
+ *                  parks, it resumes here, where its C frames are — calls
+ *                  fn through its type's call code (reflect's way to call
+ *                  any func value), and enters the system call again.
+ *
+ * The callback may grow the goroutine's stack: what points into it from
+ * the C call's side is found again from stack.hi afterwards (callargs,
+ * asmcgocall, the wrapper).  While it runs, the collector scans the C
+ * call's frames word by word (g->cgoscanlo/hi): the wrapper's arguments
+ * are the only holders of what C was passed.
+ *
+ * A C function calling a callback on a thread gl did not start (Go makes
+ * that thread an M, needm) is a fatal error in gl, and so is a panic or
+ * runtime.Goexit that would unwind through C's frames: gl does not skip
+ * C frames as Go does. */
+
+typedef struct Callback {
+	GlFunc *fn;            /* the func value (package ffi keeps it alive) */
+	const GlType *ft;      /* its type: ft->call calls it */
+	char sig[24];          /* result code, then the parameters' */
+	ffi_cif cif;
+	ffi_type *at[22];
+	ffi_closure *closure;
+	void *code;            /* what C calls */
+	struct Callback *next; /* callbacks, under ffilock */
+} Callback;
+
+static Callback *callbacks;
+
+void cgocallback(G *gp, void (*fn)(G *, void *), void *arg);
+
+/* On g0, where they do not move while the callback may move the
+ * goroutine's stack (reflect's call code wants the same of its args,
+ * results and scratch). */
+typedef struct cbargs {
+	Callback *cb;
+	void **args;        /* libffi's */
+	void *results[1];   /* libffi's result slot */
+	uint64_t scratch[8];
+} cbargs;
+
+/* On gp's stack, below its C call (cgocallback). */
+static void cgocallbackg(G *g, void *arg) {
+	cbargs *a = arg; /* on g0: it does not move */
+	if (g->sched.sp == 0)
+		gl_throw("ffi: callback: the frames of its C call are unknown");
+	/* where entersyscall left the goroutine's frames, to go back into C
+	 * with the same; distances from stack.hi, which may move */
+	uintptr_t pc = g->sched.pc, spoff = g->stack.hi - g->sched.sp, bpoff = g->stack.hi - g->sched.bp;
+	uintptr_t scanlo = g->cgoscanlo, scanhi = g->cgoscanhi;
+	g->cgoscanlo = spoff;
+	if (scanhi == 0)
+		g->cgoscanhi = bpoff - 16; /* the wrapper's frame record, included */
+	lockOSThread();
+	exitsyscall();
+	RT_STACKCHECK(g, GL_REFLECTCALL_STACK, );
+	((void (*)(G *, GlFunc *, void *const *, void *const *, void *))a->cb->ft->call)(g, a->cb->fn, a->args, a->results,
+											  a->scratch);
+	if (GL_UNLIKELY(g->unwinding))
+		gl_throw("ffi: a panic or runtime.Goexit in a callback from C would unwind C's frames");
+	unlockOSThread();
+	g->cgoscanlo = scanlo;
+	g->cgoscanhi = scanhi;
+	entersyscallsched(pc, g->stack.hi - spoff, g->stack.hi - bpoff);
+}
+
+/* What libffi's closure calls: on g0 of the M whose C call called back. */
+static void callback_m(ffi_cif *cif, void *ret, void **args, void *userdata) {
+	(void)cif;
+	Callback *cb = userdata;
+	G *g0 = getg();
+	if (g0 == NULL)
+		gl_throw("ffi: C called a gl callback on a thread gl did not start");
+	M *mp = g0->m;
+	if (g0 != mp->g0 || mp->incgo == 0 || mp->curg == NULL)
+		gl_throw("ffi: C called a gl callback outside a C call that gl made");
+	cbargs a = {cb, args, {ret}, {0}};
+	cgocallback(mp->curg, cgocallbackg, &a);
+	/* a small integer result fills libffi's register-wide slot */
+	switch (cb->sig[0]) {
+	case 'z': case 'B': *(ffi_arg *)ret = *(uint8_t *)ret; break;
+	case 'b': *(ffi_sarg *)ret = *(int8_t *)ret; break;
+	case 'H': *(ffi_arg *)ret = *(uint16_t *)ret; break;
+	case 'h': *(ffi_sarg *)ret = *(int16_t *)ret; break;
+	case 'I': *(ffi_arg *)ret = *(uint32_t *)ret; break;
+	case 'i': *(ffi_sarg *)ret = *(int32_t *)ret; break;
+	}
+}
+
+/* The signature code of a value of type t, or 0 if C cannot have it (the
+ * same rule as glc's fficode, compiler/ffi.c). */
+static char typecode(const GlType *t) {
+	switch (t->kind) {
+	case GL_KIND_BOOL: return 'z';
+	case GL_KIND_INT8: return 'b';
+	case GL_KIND_UINT8: return 'B';
+	case GL_KIND_INT16: return 'h';
+	case GL_KIND_UINT16: return 'H';
+	case GL_KIND_INT32: return 'i';
+	case GL_KIND_UINT32: return 'I';
+	case GL_KIND_INT: case GL_KIND_INT64: return 'l';
+	case GL_KIND_UINT: case GL_KIND_UINT64: case GL_KIND_UINTPTR: return 'L';
+	case GL_KIND_FLOAT32: return 'f';
+	case GL_KIND_FLOAT64: return 'd';
+	case GL_KIND_UNSAFEPOINTER: return 'p';
+	case GL_KIND_POINTER: return t->elem != NULL && t->elem->ptrdata != 0 ? 0 : 'p';
+	}
+	return 0;
+}
+
+typedef struct newcbargs {
+	GlFunc *fn;
+	const GlType *ft;
+	void *code; /* the result, or NULL and */
+	char *err;  /* why (C's malloc) */
+} newcbargs;
+
+static char *badcallback(const GlType *ft, const char *why) {
+	return cmsg("ffi: Callback of a %.*s: %s", (int)ft->str.len, (const char *)ft->str.ptr, why);
+}
+
+static void newcallback_m(void *arg) {
+	newcbargs *a = arg;
+	const GlType *ft = a->ft;
+	if (ft->variadic || ft->nout > 1 || ft->nin > 21) {
+		a->err = badcallback(ft, ft->variadic ? "C cannot call a variadic gl function"
+				     : ft->nout > 1 ? "C takes one result or none"
+						    : "too many parameters");
+		return;
+	}
+	Callback *cb = calloc(1, sizeof *cb);
+	if (cb == NULL) {
+		a->err = cmsg("ffi: Callback: out of C memory");
+		return;
+	}
+	cb->sig[0] = ft->nout == 1 ? typecode(ft->out[0]) : 'v';
+	for (int i = 0; i < ft->nin; i++)
+		cb->sig[i + 1] = typecode(ft->in[i]);
+	for (int i = 0; i <= ft->nin; i++)
+		if (cb->sig[i] == 0) {
+			const GlType *t = i == 0 ? ft->out[0] : ft->in[i - 1];
+			char *why = cmsg("%s %.*s cannot go between gl and C", i == 0 ? "its result's type" : "a parameter's type",
+					 (int)t->str.len, (const char *)t->str.ptr);
+			a->err = badcallback(ft, why ? why : "a type C cannot have");
+			free(why);
+			free(cb);
+			return;
+		}
+	for (int i = 0; i < ft->nin; i++)
+		cb->at[i] = ffitype(cb->sig[i + 1]);
+	cb->fn = a->fn;
+	cb->ft = ft;
+	cb->closure = ffi_closure_alloc(sizeof(ffi_closure), &cb->code);
+	if (cb->closure == NULL || ffi_prep_cif(&cb->cif, FFI_DEFAULT_ABI, (unsigned)ft->nin, ffitype(cb->sig[0]), cb->at) != FFI_OK ||
+	    ffi_prep_closure_loc(cb->closure, &cb->cif, callback_m, cb, cb->code) != FFI_OK) {
+		if (cb->closure != NULL)
+			ffi_closure_free(cb->closure);
+		free(cb);
+		a->err = badcallback(ft, "libffi cannot make the closure");
+		return;
+	}
+	lock(&ffilock);
+	cb->next = callbacks;
+	callbacks = cb;
+	unlock(&ffilock);
+	a->code = cb->code;
+}
+
+/* ffi.newCallback (stdlib/ffi): the C function pointer that calls fn, a
+ * func value (in an interface, as ffi.Callback takes it). */
+void *xffi_newCallback(G *g, GlEface fn) {
+	const GlType *ft = fn.tab;
+	if (ft == NULL || ft->kind != GL_KIND_FUNC || fn.data == NULL) {
+		gl_panicstring(g, "ffi: Callback of something that is not a func (or a nil func)");
+		return NULL;
+	}
+	newcbargs a = {fn.data, ft, NULL, NULL};
+	systemstack(newcallback_m, &a);
+	if (a.code == NULL)
+		panicmsg(g, a.err);
+	return a.code;
+}
+
+static void freecallback_m(void *arg) {
+	void *code = arg;
+	lock(&ffilock);
+	for (Callback **p = &callbacks; *p != NULL; p = &(*p)->next)
+		if ((*p)->code == code) {
+			Callback *cb = *p;
+			*p = cb->next;
+			ffi_closure_free(cb->closure);
+			free(cb);
+			break;
+		}
+	unlock(&ffilock);
+}
+
+/* ffi.freeCallback (stdlib/ffi): C must not call code again. */
+void xffi_freeCallback(G *g, void *code) {
+	(void)g;
+	systemstack(freecallback_m, code);
+}

@@ -390,6 +390,11 @@ struct G {
 	bool dumpgot;            /* stopped: its saved state is valid */
 	int32_t cgoerrno;        /* errno as the last C call through libffi
 				  * left it (runtime/ffi.c, ffi.Errno) */
+	/* While a callback from C runs gl code on this stack (runtime/ffi.c):
+	 * the frames of the C call below it — the wrapper that holds its
+	 * arguments — as distances from stack.hi, scanned word by word by the
+	 * collector; 0 otherwise. */
+	uintptr_t cgoscanlo, cgoscanhi;
 };
 
 /* ---- the prologue and data frames ---- */

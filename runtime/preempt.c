@@ -606,6 +606,11 @@ void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservativ
 	if (asyncframe(gp, &lo, &hi) || syncframe(gp, &lo, &hi))
 		for (uintptr_t p = lo; p < hi; p += 8)
 			conservative((uintptr_t *)p, arg);
+	/* a callback from C is running: the frames of the C call below it
+	 * hold what C was passed (ffi.c) */
+	if (gp->cgoscanhi != 0)
+		for (uintptr_t p = gp->stack.hi - gp->cgoscanlo; p < gp->stack.hi - gp->cgoscanhi; p += 8)
+			conservative((uintptr_t *)p, arg);
 }
 
 typedef struct testscanhit {

@@ -1794,17 +1794,26 @@ static void entersyscall_gcwait(void *arg) {
 }
 
 void entersyscall(uintptr_t pc, uintptr_t fp) {
-	G *gp = getg();
-	M *mp = gp->m;
 	/* Where the goroutine's frames start, for tracebacks (the caller's
 	 * return address and frame pointer; the saved rbp at fp links to
-	 * the generated caller's frame).  Published by the status store. */
+	 * the generated caller's frame). */
+	entersyscallsched(pc, fp + 16, *(uintptr_t *)fp);
+}
+
+void entersyscallsched(uintptr_t pc, uintptr_t sp, uintptr_t bp) {
+	G *gp = getg();
+	M *mp = gp->m;
+	/* published by the status store */
 	gp->sched.pc = pc;
-	gp->sched.sp = fp + 16;
-	gp->sched.bp = *(uintptr_t *)fp;
+	gp->sched.sp = sp;
+	gp->sched.bp = bp;
 	setgstatus(gp, Grunning, Gsyscall);
+	/* From here on g->sched is what the collector, suspendG and tracebacks
+	 * read: what little runs on g0 now goes there through asmcgocall,
+	 * which leaves it alone (systemstack would describe its own block in
+	 * it, and clear it on the way back). */
 	if (GL_UNLIKELY(__atomic_load_n(&sched.sysmonwait, __ATOMIC_ACQUIRE)))
-		systemstack(entersyscall_sysmon, NULL);
+		asmcgocall(entersyscall_sysmon, NULL);
 	P *pp = mp->p;
 	pp->m = NULL;
 	mp->oldp = pp;
@@ -1812,7 +1821,7 @@ void entersyscall(uintptr_t pc, uintptr_t fp) {
 	/* from here on, retake and stopTheWorld may take pp (CAS) */
 	__atomic_store_n(&pp->status, Psyscall, __ATOMIC_SEQ_CST);
 	if (GL_UNLIKELY(__atomic_load_n(&sched.gcwaiting, __ATOMIC_SEQ_CST)))
-		systemstack(entersyscall_gcwait, pp);
+		asmcgocall(entersyscall_gcwait, pp);
 }
 
 /* Any idle P, under the lock (Go's exitsyscallfast_pidle). */

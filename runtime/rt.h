@@ -13,6 +13,7 @@
 
 /* ---- offsets for asm_amd64.S (checked below) ---- */
 #define G_stackguard0 0
+#define G_stack_hi 16
 #define G_m 48
 #define G_sched_sp 56
 #define G_sched_pc 64
@@ -90,6 +91,7 @@ struct M {
 	P *p;            /* attached P, NULL when idle */
 	P *nextp;        /* the P to acquire when woken (startm, startlockedm) */
 	P *oldp;         /* the P it left in Psyscall (entersyscall), to take back */
+	int32_t incgo;   /* C calls through libffi running on this M (ffi.c): callbacks may come */
 	int64_t id;
 	int64_t procid;  /* thread id */
 	uint64_t fastrand;
@@ -322,6 +324,12 @@ void casgstatus(G *gp, uint32_t oldval, uint32_t newval);
  * The G is Gsyscall meanwhile, stopped at a safe point for suspendG and
  * the goroutine dump, which read its frames from g->sched. */
 void entersyscall(uintptr_t pc, uintptr_t fp);
+/* the same with the frames' pc, sp and bp given (a callback from C going
+ * back into C: ffi.c) */
+void entersyscallsched(uintptr_t pc, uintptr_t sp, uintptr_t bp);
+/* asm_amd64.S: fn(arg) on g0's stack, g->sched untouched (Go's asmcgocall;
+ * ffi.c's way to C, and entersyscall's to g0) */
+void asmcgocall(void (*fn)(void *), void *arg);
 void exitsyscall(void);
 #define ENTERSYSCALL() entersyscall((uintptr_t)__builtin_return_address(0), (uintptr_t)__builtin_frame_address(0))
 /* the network poller (netpoll_epoll.c): idle Ms block in netpoll until
@@ -838,6 +846,7 @@ static inline uint64_t roundpage(uint64_t n) {
 
 _Static_assert(offsetof(G, stackguard0) == G_stackguard0, "G.stackguard0");
 _Static_assert(offsetof(G, m) == G_m, "G.m");
+_Static_assert(offsetof(G, stack.hi) == G_stack_hi, "G.stack.hi");
 _Static_assert(offsetof(G, sched.sp) == G_sched_sp, "G.sched.sp");
 _Static_assert(offsetof(G, sched.pc) == G_sched_pc, "G.sched.pc");
 _Static_assert(offsetof(G, sched.bp) == G_sched_bp, "G.sched.bp");

@@ -1,12 +1,15 @@
 package main
 
-// The cgo twin of ffi.gl: the same C functions called through cgo.
+// The cgo twin of ffi.gl: the same C functions called through cgo; the
+// comparator is an exported Go function (so the preamble only declares).
 
 /*
 #cgo LDFLAGS: -lm
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+extern int cmp(void *, void *);
 */
 import "C"
 
@@ -18,6 +21,9 @@ import (
 )
 
 var sink float64
+
+//export cmp
+func cmp(a, b unsafe.Pointer) C.int { return C.int(*(*int32)(a) - *(*int32)(b)) }
 
 func measure(name string, n int, f func(n int)) {
 	f(n / 100)
@@ -51,5 +57,15 @@ func main() {
 			s += uintptr(C.strlen((*C.char)(unsafe.Pointer(&b[0]))))
 		}
 		sink = float64(s)
+	})
+	key, elem := int32(7), int32(7)
+	measure("bsearch", *n/5, func(n int) {
+		found := 0
+		for i := 0; i < n; i++ {
+			if C.bsearch(unsafe.Pointer(&key), unsafe.Pointer(&elem), 1, 4, (*[0]byte)(C.cmp)) != nil {
+				found++
+			}
+		}
+		sink = float64(found)
 	})
 }
