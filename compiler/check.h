@@ -40,6 +40,7 @@ extern Package *curpkg;
 /* ffi.c: //gl:extern declarations and the calls of variadic ones */
 void checkextern(Obj *o);
 void checkexterncall(Node *call, Obj *fo);
+void checkcallbackcall(Node *call); /* ffi.Callback(fn) */
 char fficode(Type *t); /* a value's code in runtime/ffi.c's signatures, 0 if C cannot take it */
 extern Vec allpackages;   /* dependency order, main last */
 /* Some package other than reflect selects a Method or MethodByName: reflect

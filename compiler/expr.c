@@ -2655,6 +2655,9 @@ Type *checkcall(Node *n, bool stmt) {
 	if ((fn->kind == N_IDENT || (fn->kind == N_SELECTOR && fn->op == SEL_PKG)) && fn->obj && fn->obj->kind == O_FUNC &&
 	    fn->obj->decl && (fn->obj->decl->op & DIR_EXTERN))
 		checkexterncall(n, fn->obj);
+	if (fn->kind == N_SELECTOR && fn->op == SEL_PKG && fn->obj && fn->obj->kind == O_FUNC && fn->obj->pkg &&
+	    !strcmp(fn->obj->pkg->path, "ffi") && !strcmp(fn->obj->name, "Callback"))
+		checkcallbackcall(n);
 	int nr = u->results.n;
 	if (nr == 0) {
 		n->flags |= NF_NOVALUE;

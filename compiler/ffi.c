@@ -148,6 +148,30 @@ void checkextern(Obj *o) {
 	o->cfunc = true;
 }
 
+/* ffi.Callback(fn) with fn of a func type glc can see: C must be able to
+ * call it (runtime/ffi.c checks again what an interface holds). */
+void checkcallbackcall(Node *call) {
+	if (call->list.n != 1 || call->op)
+		return;
+	Node *a = call->list.v[0];
+	Type *t = a->type;
+	if (!t || t->kind == T_BAD || under(t)->kind != T_FUNC)
+		return;
+	Type *sig = under(t);
+	const char *what = xprintf("argument %s to ffi.Callback", exprstr(a));
+	if (sig->variadic)
+		errorat(a->pos, "%s: C cannot call a variadic gl function", what);
+	if (sig->results.n > 1)
+		errorat(a->pos, "%s: C takes one result or none, not %d", what, sig->results.n);
+	for (int i = 0; i < sig->fields.n && !sig->variadic; i++) {
+		Type *pt = ((Field *)sig->fields.v[i])->type;
+		if (!fficode(pt))
+			errorat(a->pos, "%s: parameter %d: %s", what, i + 1, whynot(pt));
+	}
+	if (sig->results.n == 1 && !fficode(((Field *)sig->results.v[0])->type))
+		errorat(a->pos, "%s: result: %s", what, whynot(((Field *)sig->results.v[0])->type));
+}
+
 /* A call of a variadic C function: each argument of its ... part must be a
  * value C can take.  The runtime checks what an interface value or a
  * spread slice holds. */
