@@ -1114,10 +1114,10 @@ static void checkswitch(Node *n, const char *label) {
 			Type *et = rvalue(e);
 			if (bad(et) || bad(tt) || !checkcase(tag, tt, e, et))
 				continue;
-			if (e->cv && tag) {
-				if (constsetadd(&consts, e))
-					errorat(e->pos, "duplicate case %s in expression switch", exprstr(e));
-			}
+			Node *prev;
+			if (e->cv && tag && (prev = constsetadd(&consts, e)))
+				errorat(startpos(e), "duplicate case %s in expression switch\n\t%s: previous case", opdesc(e),
+					posstr(startpos(prev)));
 		}
 		openscope();
 		for (int j = 0; j < c->list2.n; j++) {
@@ -1153,7 +1153,7 @@ static void checktypeswitch(Node *n, const char *label) {
 	pushtarget(&t, n, label);
 	Vec bound = {0};
 	int ndefault = 0;
-	Vec seen = {0};
+	Vec seen = {0}, seenat = {0}; /* the types of the cases so far, and their nodes */
 	for (int i = 0; i < n->list.n; i++) {
 		Node *c = n->list.v[i];
 		if (c->op == 1 && ++ndefault > 1)
@@ -1179,10 +1179,14 @@ static void checktypeswitch(Node *n, const char *label) {
 			}
 			for (int k = 0; k < seen.n; k++) {
 				Type *p = seen.v[k];
-				if ((p == NULL && et == NULL) || (p && et && identical(p, et)))
-					errorat(e->pos, "duplicate case %s in type switch", et ? ts(et) : "nil");
+				if ((p == NULL && et == NULL) || (p && et && identical(p, et))) {
+					errorat(e->pos, "duplicate case %s in type switch\n\t%s: previous case", et ? ts(et) : "nil",
+						posstr(((Node *)seenat.v[k])->pos));
+					break;
+				}
 			}
 			vpush(&seen, et);
+			vpush(&seenat, e);
 			if (c->list.n == 1)
 				single = et;
 		}

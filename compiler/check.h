@@ -97,6 +97,7 @@ void noteref(Obj *o);
 typedef struct ConstSet {
 	PtrMap byhash; /* hash of the value → Vec of its nodes */
 } ConstSet;
-Node *constsetadd(ConstSet *s, Node *e);
+Node *constsetadd(ConstSet *s, Node *e); /* the node of an equal constant already in s, or NULL */
+Pos startpos(Node *n); /* where expression n starts, as Go reports its operands */
 
 #endif

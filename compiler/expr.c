@@ -712,7 +712,6 @@ bool assignop(Node *n, Type *t, const char *context) {
 
 /* ---------------------------------------------------------------- values */
 
-static Pos startpos(Node *n);
 
 Type *rvalue(Node *n) {
 	Type *t = checkexpr(n);
@@ -1030,7 +1029,7 @@ static bool opallowed(int op, Type *t, Node *n) {
 
 /* Where expression n starts, as Go reports its operands: a call's,
  * selector's or index's left end, not its parenthesis, dot or bracket. */
-static Pos startpos(Node *n) {
+Pos startpos(Node *n) {
 	while ((n->kind == N_CALL || n->kind == N_SELECTOR || n->kind == N_INDEX || n->kind == N_SLICEEXPR ||
 		n->kind == N_TYPEASSERT || n->kind == N_BINARY) && n->a)
 		n = n->a;

@@ -269,6 +269,13 @@ void printerrors(void) {
 	diags.n = 0;
 }
 
+/* "file:line:col" of p, as a message's continuation line names another
+ * place ("\tprevious case"). */
+const char *posstr(Pos p) {
+	const char *f = p.file >= 0 && p.file < srcfiles.n ? srcfiles.v[p.file] : "?";
+	return xprintf("%s:%d:%d", f, p.line, p.col);
+}
+
 void flusherrors(void) {
 	if (!diags.n)
 		return;

@@ -60,6 +60,7 @@ extern Vec srcfiles; /* const char * names, indexed by Pos.file */
 /* Diagnostics are collected, sorted by position and printed as
  * file:line:col: message; after 10 errors glc stops, as Go does. */
 void errorat(Pos p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *posstr(Pos p); /* "file:line:col" */
 void verrorat(Pos p, const char *fmt, va_list ap);
 int nerrors(void);
 void flusherrors(void); /* print sorted; exit(1) if any */

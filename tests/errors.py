@@ -33,10 +33,10 @@ def check(name):
     got = []
     for l in p.stderr.split("\n"):
         m = errline.match(l)
-        if m and m.group(1).endswith(name):
-            got.append((int(m.group(2)), m.group(4)))
-        elif l.startswith("\t") and got:
+        if l.startswith("\t") and got:  # a continuation, which may name a place ("\tx.gl:3:5: previous case")
             got[-1] = (got[-1][0], got[-1][1] + "\n" + l)
+        elif m and m.group(1).endswith(name):
+            got.append((int(m.group(2)), m.group(4)))
         elif l.strip() and not m:
             probs.append("unexpected output: " + l)
     matched = set()
