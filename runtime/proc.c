@@ -1793,14 +1793,9 @@ static void entersyscall_gcwait(void *arg) {
 	unlock(&sched.lock);
 }
 
-void entersyscall(uintptr_t pc, uintptr_t fp) {
-	/* Where the goroutine's frames start, for tracebacks (the caller's
-	 * return address and frame pointer; the saved rbp at fp links to
-	 * the generated caller's frame). */
-	entersyscallsched(pc, fp + 16, *(uintptr_t *)fp);
-}
-
-void entersyscallsched(uintptr_t pc, uintptr_t sp, uintptr_t bp) {
+/* Go's reentersyscall: the work of both entries below, inlined into each
+ * (a system call's cost is mostly here). */
+static inline __attribute__((always_inline)) void reentersyscall(uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 	G *gp = getg();
 	M *mp = gp->m;
 	/* published by the status store */
@@ -1823,6 +1818,15 @@ void entersyscallsched(uintptr_t pc, uintptr_t sp, uintptr_t bp) {
 	if (GL_UNLIKELY(__atomic_load_n(&sched.gcwaiting, __ATOMIC_SEQ_CST)))
 		asmcgocall(entersyscall_gcwait, pp);
 }
+
+void entersyscall(uintptr_t pc, uintptr_t fp) {
+	/* Where the goroutine's frames start, for tracebacks (the caller's
+	 * return address and frame pointer; the saved rbp at fp links to
+	 * the generated caller's frame). */
+	reentersyscall(pc, fp + 16, *(uintptr_t *)fp);
+}
+
+void entersyscallsched(uintptr_t pc, uintptr_t sp, uintptr_t bp) { reentersyscall(pc, sp, bp); }
 
 /* Any idle P, under the lock (Go's exitsyscallfast_pidle). */
 static void exitsyscall_pidle(void *arg) {
