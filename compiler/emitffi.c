@@ -5,13 +5,14 @@
  *	//gl:extern libm.so.6 cos
  *	func cos(x float64) float64
  *
- * it is main.cos, a checked function with no data frame: it puts the
- * addresses of its parameters in an array and calls gl_ffi_call with the
- * GlFfiFunc that names the symbol and codes the signature. */
+ * it is main.cos, a checked function with no data frame: it copies its
+ * parameters into a block alloca'd after the stack check, with an array
+ * of their addresses, and calls gl_ffi_call with the GlFfiFunc that names
+ * the symbol and codes the signature (docs/ffi.md shows the C). */
 #include "emitint.h"
 
-/* o's gl function: the arguments' addresses in an array for gl_ffi_call,
- * which calls C on the M's system stack with the P handed off. */
+/* o's gl function, for gl_ffi_call, which calls C on the M's system stack
+ * with the P handed off. */
 void emitextern(Obj *o) {
 	Type *sig = under(o->type);
 	const char *cname = funcsym(o);
