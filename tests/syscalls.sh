@@ -25,17 +25,7 @@ done
 
 # 2. the SIGQUIT dump of goroutines in system calls
 if build dump "$top_srcdir/testdata/runtime/syscall_dump.gl"; then
-	GLTRACEBACK=all timeout 30 "$tmp/dump" >"$tmp/dump.out" 2>&1 &
-	pid=$!
-	i=0
-	while ! grep -q ready "$tmp/dump.out" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 0.2
-	kill -QUIT $pid 2>/dev/null
-	wait $pid
-	rc=$?
+	sigquitdump dump
 	n=$(grep -c '^goroutine [0-9]* \[syscall' "$tmp/dump.out")
 	f=$(grep -c '^main\.blockedReader(' "$tmp/dump.out")
 	if [ $rc -eq 2 ] && [ "$n" -ge 3 ] && [ "$f" -ge 3 ]; then

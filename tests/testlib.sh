@@ -1,9 +1,9 @@
-# tests/testlib.sh — what the shell test drivers (preempt.sh, syscalls.sh)
+# tests/testlib.sh — what the shell test drivers (preempt.sh, syscalls.sh, ffi.sh)
 # share; they source it after setting nothing.  Gives: here (tests/),
 # top_srcdir, GLC, a temporary directory tmp removed at exit, status (0,
 # set to 1 by fail), build NAME SOURCE (glc build into $tmp/NAME; a
-# failure is reported with glc's output), check NAME SOURCE LIMIT ENV and
-# checkmoved NAME SOURCE LIMIT.
+# failure is reported with glc's output), check NAME SOURCE LIMIT ENV,
+# checkmoved NAME SOURCE LIMIT and sigquitdump NAME.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=${top_srcdir:-$(dirname "$here")}
@@ -43,6 +43,23 @@ check() {
 	else
 		echo "ok   $1 ($4)"
 	fi
+}
+
+# sigquitdump NAME: run $tmp/NAME (GLTRACEBACK=all, at most 30 s) until
+# it prints "ready", send it SIGQUIT, and wait: its output is left in
+# $tmp/NAME.out and its exit status in rc.
+sigquitdump() {
+	GLTRACEBACK=all timeout 30 "$tmp/$1" >"$tmp/$1.out" 2>&1 &
+	pid=$!
+	i=0
+	while ! grep -q ready "$tmp/$1.out" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.2
+	kill -QUIT $pid 2>/dev/null
+	wait $pid
+	rc=$?
 }
 
 # checkmoved NAME SOURCE LIMIT: check as it is and with every stack moved
