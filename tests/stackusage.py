@@ -349,6 +349,17 @@ def main():
             memo[n] = (frame[n] + best[0], [(n, frame[n])] + best[1])
         return memo[n]
     results = sorted(((depth(e, frozenset()), e) for e in entries), key=lambda r: -r[0][0])
+    # A callback from C (ffi.c's cgocallbackg, which asm's cgocallback calls)
+    # runs below the frames of the C call it interrupts: the glc wrapper,
+    # which checked its stack, then gl_ffi_call, asmcgocall's 32 bytes and
+    # cgocallback's 16-byte frame record.
+    for n in [n for n in frame if name(n) == "cgocallbackg"]:
+        (d, c), under = depth(n, frozenset()), frame.get("gl_ffi_call", 0) + 32 + 16
+        print("callback: cgocallbackg needs %d bytes below gl_ffi_call %d + asmcgocall 32 + record 16: %d, limit %d" % (
+            d, frame.get("gl_ffi_call", 0), d + under, LIMIT))
+        if d + under > LIMIT:
+            errors.append("cgocallbackg needs %d bytes below a C call's %d, %d over: %s" % (
+                d, under, d + under - LIMIT, " > ".join(name(m) for m, _ in c)))
     if not results:
         errors.append("no entry point found in runtime/gl.h")
         results = [((0, []), "-")]
