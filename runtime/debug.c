@@ -6,9 +6,11 @@
  * decimal integers (but preemptpacing=fixed|adaptive); unknown names and
  * malformed pairs are ignored, as Go ignores them.  Read once, at start-up, on the OS thread's stack.
  */
+#define _GNU_SOURCE /* strndup */
 #include "rt.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 gl_debugvars gl_debug;
 
@@ -59,6 +61,12 @@ static bool atoi32(const char *s, size_t n, int32_t *v) {
 }
 
 static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv) {
+	/* the one string-valued knob: trace=FILE (trace.c); FILE ends at the
+	 * next comma */
+	if (nn == 5 && memcmp(name, "trace", 5) == 0) {
+		gl_debug.trace = nv > 0 ? strndup(val, nv) : NULL;
+		return;
+	}
 	/* Go's cpu.popcnt=off: generated code counts bits without POPCNT
 	 * (gl.h's intrinsics; tests/intrinsics runs both ways) */
 	if (nn == 10 && memcmp(name, "cpu.popcnt", 10) == 0) {

@@ -395,6 +395,7 @@ struct G {
 	 * arguments — as distances from stack.hi, scanned word by word by the
 	 * collector; 0 otherwise. */
 	uintptr_t cgoscanlo, cgoscanhi;
+	uint32_t traceseq;       /* GLDEBUG=trace: its status changes so far (trace.c) */
 };
 
 /* ---- the prologue and data frames ---- */

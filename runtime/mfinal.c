@@ -277,7 +277,7 @@ static void createfing(void) {
 		return;
 	__atomic_add_fetch(&sched.ngsys, 1, __ATOMIC_RELAXED);
 	lock(&finlock); /* before fing can park (parkfing takes it) */
-	__atomic_store_n(&fing, newproc(fingstart, NULL), __ATOMIC_RELEASE);
+	__atomic_store_n(&fing, newproc(fingstart, NULL, "runtime.runfinq"), __ATOMIC_RELEASE);
 	unlock(&finlock);
 }
 

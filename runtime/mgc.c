@@ -434,6 +434,8 @@ static void gc_m(void *arg) {
 	cycle.concurrent = false;
 	cycle.t0 = cycle.t1 = nanotime();
 	cycle.pausens = 0;
+	if (GL_UNLIKELY(trace_on))
+		traceGCMarkStart(true);
 	finishsweep_m();
 	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	mcache_flushAll();
@@ -441,6 +443,8 @@ static void gc_m(void *arg) {
 	gcResetStats();
 	gcMarkRoots();
 	gcDrain();
+	if (GL_UNLIKELY(trace_on))
+		traceGCMarkDone();
 	cycle.t2 = nanotime();
 	cycle.pausens = cycle.t2 - cycle.t0; /* the mark stopped the world too */
 	gcMarkTermination();
@@ -521,6 +525,8 @@ static void gcStartMark_m(void) {
 	writeBarrier.enabled = true;
 	__atomic_store_n(&gcBlackenEnabled, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&gcphase, 1, __ATOMIC_RELEASE);
+	if (GL_UNLIKELY(trace_on))
+		traceGCMarkStart(false);
 	cycle.t1 = nanotime();
 	cycle.pausens = cycle.t1 - cycle.t0;
 }
@@ -531,6 +537,8 @@ static void gcStartMark_m(void) {
 static void gcMarkDone_m(void *arg) {
 	if (!gcMarking() || (arg != NULL && (uint32_t)(uintptr_t)arg != gccycle))
 		return;
+	if (GL_UNLIKELY(trace_on))
+		traceGCMarkDone();
 	cycle.t2 = nanotime();
 	for (int32_t i = 0; i < gomaxprocs; i++)
 		wbBufFlush(allp[i]);
@@ -693,7 +701,7 @@ static void gcBgMarkStart_m(void) {
 	__atomic_store_n(&bgworkercycle, gccycle, __ATOMIC_RELEASE);
 	if (bgworker == NULL) {
 		__atomic_add_fetch(&sched.ngsys, 1, __ATOMIC_RELAXED);
-		bgworker = newproc(gcBgMarkWorker, NULL);
+		bgworker = newproc(gcBgMarkWorker, NULL, "runtime.gcBgMarkWorker");
 	} else if (bgworkerparked) {
 		bgworkerparked = false;
 		gp = bgworker;
@@ -740,7 +748,7 @@ static void gcStartTry_m(void *arg) {
 		return;
 	if (gl_printlocked()) /* not in the middle of a print statement */
 		return;
-	if (!trystopTheWorld_m()) {
+	if (!trystopTheWorld_m("GC sweep termination")) {
 		startBusy();
 		return;
 	}

@@ -463,7 +463,7 @@ void bgsweepStart_m(void) {
 	lock(&sweep.lock);
 	if (sweep.g == NULL) {
 		__atomic_add_fetch(&sched.ngsys, 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&sweep.g, newproc(bgsweep, NULL), __ATOMIC_RELEASE);
+		__atomic_store_n(&sweep.g, newproc(bgsweep, NULL, "runtime.bgsweep"), __ATOMIC_RELEASE);
 	} else if (sweep.parked) {
 		sweep.parked = false;
 		gp = sweep.g;

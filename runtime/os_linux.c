@@ -47,8 +47,15 @@ GlString runtime_GOROOT(G *g) {
 	return cstring(s);
 }
 
+static void traceexit_m(void *arg) {
+	(void)arg;
+	traceExit();
+}
+
 void os_Exit(G *g, int64_t code) {
 	(void)g;
+	if (trace_on) /* _exit skips atexit, where the trace is written */
+		systemstack(traceexit_m, NULL);
 	_exit((int)code);
 }
 

@@ -203,6 +203,8 @@ static GL_COLD void badgstatus(G *gp, uint32_t oldval, uint32_t newval) {
  * stealing, checkdead, the goroutine dump), and goready must not race with
  * the G's own transition into Gwaiting. */
 void casgstatus(G *gp, uint32_t oldval, uint32_t newval) {
+	if (GL_UNLIKELY(trace_on))
+		traceGoStatus(gp, oldval, newval);
 	uint32_t o = oldval;
 	if (GL_UNLIKELY(!__atomic_compare_exchange_n(&gp->atomicstatus, &o, newval, false, __ATOMIC_ACQ_REL,
 						     __ATOMIC_ACQUIRE)))
@@ -217,10 +219,18 @@ void casgstatus(G *gp, uint32_t oldval, uint32_t newval) {
  * compare-and-swap of casgstatus is the most expensive line of Go's
  * channel hand-off (seed 000's profile), and gl's hand-off is a third
  * cheaper without it. */
-static inline void setgstatus(G *gp, uint32_t oldval, uint32_t newval) {
+static inline void setgstatusnotrace(G *gp, uint32_t oldval, uint32_t newval) {
 	if (GL_UNLIKELY(__atomic_load_n(&gp->atomicstatus, __ATOMIC_RELAXED) != oldval))
 		badgstatus(gp, oldval, newval);
 	__atomic_store_n(&gp->atomicstatus, newval, __ATOMIC_RELEASE);
+}
+
+/* With GLDEBUG=trace, the trace records the change (trace.c) before it
+ * is published, as casgstatus does. */
+static inline void setgstatus(G *gp, uint32_t oldval, uint32_t newval) {
+	if (GL_UNLIKELY(trace_on))
+		traceGoStatus(gp, oldval, newval);
+	setgstatusnotrace(gp, oldval, newval);
 }
 
 /* ---- Gs: allgs and the free lists (Go's gfput/gfget) ---- */
@@ -599,6 +609,8 @@ static void acquirep(P *pp) {
 	mp->p = pp;
 	pp->m = mp;
 	__atomic_store_n(&pp->status, Prunning, __ATOMIC_RELEASE);
+	if (GL_UNLIKELY(trace_on))
+		traceProcStart();
 }
 
 static P *releasep(void) {
@@ -606,6 +618,8 @@ static P *releasep(void) {
 	P *pp = mp->p;
 	if (pp == NULL || pp->m != mp || __atomic_load_n(&pp->status, __ATOMIC_RELAXED) != Prunning)
 		gl_throw("releasep: invalid p state");
+	if (GL_UNLIKELY(trace_on))
+		traceProcStop();
 	mp->p = NULL;
 	pp->m = NULL;
 	__atomic_store_n(&pp->status, Pidle, __ATOMIC_RELEASE);
@@ -1025,12 +1039,13 @@ static void resetspinning(void) {
  * queue and an M started for each idle P, up to their number; with a P,
  * as many on the global queue as there are idle Ps to run them (with an M
  * each), the rest on this P's queue. */
-static void injectglist(G *list) {
+static void injectglist(G *list, uint8_t why) {
 	if (list == NULL)
 		return;
 	int32_t n = 0;
 	G *tail = NULL;
 	for (G *gp = list; gp != NULL; gp = gp->schedlink) {
+		getm()->tracewhy = why; /* what the trace says readied it */
 		casgstatus(gp, Gwaiting, Grunnable);
 		tail = gp;
 		n++;
@@ -1066,11 +1081,13 @@ static void injectglist(G *list) {
 	}
 }
 
-/* The first G of list, runnable, to run now; the rest injected. */
+/* The first G of list (the netpoller's), runnable, to run now; the rest
+ * injected. */
 static G *netpollpick(G *list) {
 	G *gp = list;
-	injectglist(gp->schedlink);
+	injectglist(gp->schedlink, traceWhyNetpoll);
 	gp->schedlink = NULL;
+	getm()->tracewhy = traceWhyNetpoll;
 	casgstatus(gp, Gwaiting, Grunnable);
 	return gp;
 }
@@ -1427,7 +1444,7 @@ top:;
 		pp = pidleget();
 		unlock(&sched.lock);
 		if (pp == NULL) {
-			injectglist(list); /* the global queue, and Ms for idle Ps */
+			injectglist(list, traceWhyNetpoll); /* the global queue, and Ms for idle Ps */
 		} else {
 			acquirep(pp);
 			if (wasSpinning) {
@@ -1545,11 +1562,26 @@ void goparkunlock(mutex *l, uint32_t reason) {
 	gopark(parkunlock_c, l, reason);
 }
 
+static void ready_m(void *arg) {
+	G *gp = arg;
+	setgstatus(gp, Gwaiting, Grunnable);
+	runqput(getm()->p, gp, true);
+	wakep();
+}
+
 /* Make gp runnable, next in line on this P, and wake an idle P if there
  * is one and nobody is looking for work (Go's ready).  Callable from a
- * goroutine stack: the rare startm of a new thread switches to g0. */
+ * goroutine stack: the rare startm of a new thread switches to g0.  With
+ * the trace on, all of it runs on g0: the trace's call in setgstatus
+ * would cost this frame a register kept across it, and goready sits at
+ * the bottom of the deepest runtime path on a goroutine stack (selectgo >
+ * chan_recv > goready > wakep > startm > lock: tests/stackusage.py). */
 void goready(G *gp) {
-	setgstatus(gp, Gwaiting, Grunnable);
+	if (GL_UNLIKELY(trace_on)) {
+		systemstack(ready_m, gp);
+		return;
+	}
+	setgstatusnotrace(gp, Gwaiting, Grunnable);
 	runqput(getm()->p, gp, true);
 	wakep();
 }
@@ -1613,6 +1645,7 @@ void runqkick_m(void *arg) {
 
 /* runtime.Gosched: to the global queue, so every other G runs first. */
 void gosched(void) {
+	getm()->tracewhy = traceWhyGosched;
 	mcall(gosched_m);
 }
 
@@ -1623,6 +1656,7 @@ void gopreempt_m(G *gp) {
 	if (gp->preemptStop)
 		preemptPark(gp);
 	preemptcountstop(gp);
+	getm()->tracewhy = gp->asyncSafePoint ? traceWhyPreemptAsync : traceWhyPreemptSync;
 	/* The P's time slice is over: what runs next starts a new one, even
 	 * a G in runnext that would inherit it (otherwise it inherits an
 	 * expired slice, and sysmon preempts it at once in turn). */
@@ -1640,6 +1674,7 @@ void preemptPark(G *gp) {
 	if (readgstatus(gp) != Grunning)
 		gl_throw("preemptPark: bad g status");
 	preemptcountstop(gp);
+	mp->tracewhy = gp->asyncSafePoint ? traceWhyPreemptAsync : traceWhyPreemptSync;
 	gp->waitreason = waitReasonPreempted;
 	dropg(mp);
 	casgstatus(gp, Grunning, Gpreempted);
@@ -1672,6 +1707,7 @@ bool canpreemptm(M *mp) {
 static void goyield_m(G *gp) {
 	M *mp = getm();
 	P *pp = mp->p;
+	mp->tracewhy = traceWhyYield;
 	casgstatus(gp, Grunning, Grunnable);
 	dropg(mp);
 	runqput(pp, gp, false);
@@ -1969,19 +2005,22 @@ G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
  * so it runs soon, on this P, unless an idle P steals it.  startfn and
  * gopc are for tracebacks: the closure of the go statement, and the return
  * address of its call in generated code ("created by"). */
-G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc) {
+G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc, const char *name) {
 	G *newg = newproc1(fn, arg, GL_STACK_MIN);
 	newg->startfn = startfn;
 	newg->gopc = gopc;
+	if (GL_UNLIKELY(trace_on))
+		traceGoCreate(newg, startfn != NULL ? (uintptr_t)startfn->fn : 0, name);
 	runqput(getm()->p, newg, true);
 	if (mainStarted)
 		wakep();
 	return newg;
 }
 
-/* A goroutine the runtime starts (no go statement: no "created by"). */
-G *newproc(void (*fn)(G *, void *), void *arg) {
-	return newprocpc(fn, arg, NULL, 0);
+/* A goroutine the runtime starts (no go statement: no "created by");
+ * name is Go's name for its function ("runtime.bgsweep"), for traces. */
+G *newproc(void (*fn)(G *, void *), void *arg, const char *name) {
+	return newprocpc(fn, arg, NULL, 0, name);
 }
 
 /* A goroutine's first frame: call the closure of a go statement. */
@@ -1997,7 +2036,7 @@ typedef struct goargs {
 
 static void gl_go_m(void *arg) {
 	goargs *a = arg;
-	newprocpc(gostartclosure, a->fn, a->fn, a->pc);
+	newprocpc(gostartclosure, a->fn, a->fn, a->pc, NULL);
 }
 
 /* The go statement: fn is a closure of no arguments and no results. */
@@ -2040,9 +2079,10 @@ static bool preemptall(void) {
 	return res;
 }
 
-static void stopTheWorldWithSema(void *arg) {
-	(void)arg;
+static void stopTheWorldWithSema(const char *reason) {
 	M *mp = getm();
+	if (GL_UNLIKELY(trace_on))
+		traceSTWStart(reason);
 	lock(&sched.lock);
 	sched.stopwait = gomaxprocs;
 	/* seq_cst: against entersyscall's store of Psyscall and load of
@@ -2096,16 +2136,15 @@ static void stopTheWorldWithSema(void *arg) {
  * g->sched); it never moves meanwhile (isShrinkStackSafe refuses this
  * wait reason: runtime C below systemstack holds addresses in it), and,
  * as in execute, a claim is waited out before it runs again. */
-static void stopTheWorldAsWaiting_m(void *arg) {
-	(void)arg;
+static void stopTheWorldAsWaiting_m(void *reason) {
 	G *gp = getm()->curg;
 	if (gp == NULL) {
-		stopTheWorldWithSema(NULL);
+		stopTheWorldWithSema(reason);
 		return;
 	}
 	gp->waitreason = waitReasonStoppingTheWorld;
 	casgstatus(gp, Grunning, Gwaiting);
-	stopTheWorldWithSema(NULL);
+	stopTheWorldWithSema(reason);
 	casgstatus(gp, Gwaiting, Grunning);
 	gp->waitreason = waitReasonZero;
 	if (GL_UNLIKELY(suspendfence))
@@ -2118,10 +2157,9 @@ static void stopTheWorldAsWaiting_m(void *arg) {
  * next prologue (or block), then waits; a P in a system call is taken
  * as it is (its goroutine runs no gl code until exitsyscall). */
 void stopTheWorld(const char *reason) {
-	(void)reason;
 	semacquire1(&worldsema, false, waitReasonSemacquire);
 	getg()->m->locks++; /* the caller must not be preempted meanwhile */
-	systemstack(stopTheWorldAsWaiting_m, NULL);
+	systemstack(stopTheWorldAsWaiting_m, (void *)reason);
 }
 
 static void startTheWorldWithSema(void *arg) {
@@ -2134,6 +2172,8 @@ static void startTheWorldWithSema(void *arg) {
 	}
 	P *p1 = procresize(procs);
 	__atomic_store_n(&sched.gcwaiting, 0, __ATOMIC_RELEASE);
+	if (GL_UNLIKELY(trace_on))
+		traceSTWDone();
 	if (__atomic_load_n(&sched.sysmonwait, __ATOMIC_ACQUIRE)) {
 		__atomic_store_n(&sched.sysmonwait, 0, __ATOMIC_RELEASE);
 		notewakeup(&sched.sysmonnote);
@@ -2171,11 +2211,11 @@ void startTheWorld(void) {
  * park (the collector started from an allocation, mgc.c): the stop is
  * made only if no other is under way or waiting (false otherwise).  The
  * M's locks count keeps its goroutine from being preempted meanwhile. */
-bool trystopTheWorld_m(void) {
+bool trystopTheWorld_m(const char *reason) {
 	if (!semtryacquire(&worldsema))
 		return false;
 	getm()->locks++;
-	stopTheWorldAsWaiting_m(NULL);
+	stopTheWorldAsWaiting_m((void *)reason);
 	return true;
 }
 
@@ -2579,7 +2619,7 @@ static void sysmon(void) {
 			G *list = netpoll(0);
 			if (list != NULL) {
 				incidlelocked(-1); /* as retakesyscall: checkdead must not run meanwhile */
-				injectglist(list);
+				injectglist(list, traceWhyNetpoll);
 				incidlelocked(1);
 			}
 		}
@@ -2600,7 +2640,7 @@ static void sysmon(void) {
 		if (fg != NULL) {
 			fg->schedlink = NULL;
 			incidlelocked(-1); /* as for the poller's list above */
-			injectglist(fg);
+			injectglist(fg, traceWhyNone);
 			incidlelocked(1);
 		}
 #endif
@@ -2688,6 +2728,8 @@ static void schedinit(void) {
 	ncpu = getproccount();
 	cpuinit();
 	parsedebugvars();
+	if (gl_debug.trace != NULL)
+		traceStart(gl_debug.trace);
 	writeBarrier.enabled = gl_debug.wbforce != 0;
 	mallocinit();
 	stackinit();

@@ -128,6 +128,11 @@ struct M {
 	uintptr_t boehmsp;
 	uint32_t boehmround;
 	uint64_t boehmmallocs; /* allocations by this M (written by it only; atomic) */
+	/* GLDEBUG=trace (trace.c): the buffer this M records into (only its
+	 * own thread writes it), and why its goroutine is about to become
+	 * runnable (a traceWhy, set just before the status change) */
+	struct traceBuf *tracebuf;
+	uint8_t tracewhy;
 };
 
 /* P status, Go's values */
@@ -290,8 +295,8 @@ void goready(G *gp);
 void gosched(void);
 void runqkick_m(void *arg); /* this P's run queue to the global one */
 void goyield(void);
-G *newproc(void (*fn)(G *, void *), void *arg);
-G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc);
+G *newproc(void (*fn)(G *, void *), void *arg, const char *name);
+G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc, const char *name);
 G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize);
 void goexit1(void) GL_NORETURN;
 void gopreempt_m(G *gp) GL_NORETURN;
@@ -579,7 +584,7 @@ void gcControllerEndCycle(uint64_t marked, uint64_t markGrowth); /* world stoppe
 void gcLimiterUpdate(int64_t t0, int64_t tend); /* the cycle's pause */
 void mcache_flushAll(void);   /* malloc.c */
 void mcache_unlockNop(void);
-bool trystopTheWorld_m(void); /* proc.c, on g0: false if another stop is under way */
+bool trystopTheWorld_m(const char *reason); /* proc.c, on g0: false if another stop is under way */
 void startTheWorld_m(void);
 bool semtryacquire(uint32_t *addr);       /* sema.c */
 
@@ -745,6 +750,23 @@ void pctabinit(void);
 uintptr_t funcentryrec(uintptr_t pc); /* 0 if pc is in no gl function */
 void unminitSignalStack(M *m);
 
+/* trace.c: GLDEBUG=trace=FILE.  Each hook is called only while trace_on
+ * (one load and a branch when the trace is off). */
+extern bool trace_on;
+enum { traceWhyNone, traceWhyGosched, traceWhyYield, traceWhyPreemptSync, traceWhyPreemptAsync, traceWhyNetpoll };
+void traceStart(const char *path);
+void traceStop(void);
+void traceExit(void);
+void traceGoStatus(G *gp, uint32_t oldval, uint32_t newval);
+void traceGoCreate(G *newg, uintptr_t fnpc, const char *name);
+void traceProcStart(void);
+void traceProcStop(void);
+void traceSTWStart(const char *reason);
+void traceSTWDone(void);
+void traceGCMarkStart(bool stw);
+void traceGCMarkDone(void);
+void traceStackCopy(G *gp, uint64_t oldsize, uint64_t newsize);
+
 /* debug.c */
 typedef struct gl_debugvars {
 	int32_t stackforcemove;  /* move the stack at every prologue (1) or one in N, poison old */
@@ -768,6 +790,7 @@ typedef struct gl_debugvars {
 	int32_t scavtrace;       /* a line per cycle on the scavenger's work (mgcscavenge.c) */
 	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
 				  * (GLDEBUG=preemptpacing=fixed|adaptive) */
+	const char *trace;       /* GLDEBUG=trace=FILE: the execution trace's file (trace.c) */
 } gl_debugvars;
 extern gl_debugvars gl_debug;
 void parsedebugvars(void);

@@ -383,6 +383,8 @@ void copystack(G *g, uint64_t newsize) {
 	if (sp == 0 || sp < old.lo || sp >= old.hi)
 		gl_throw("copystack: goroutine is not switched out");
 	uint64_t used = old.hi - sp;
+	if (GL_UNLIKELY(trace_on))
+		traceStackCopy(g, old.hi - old.lo, newsize);
 
 	GlStack new = stackalloc(newsize);
 	adjustinfo a = {old.lo, old.hi, (intptr_t)(new.hi - old.hi)};

@@ -384,7 +384,7 @@ static void goFuncStart(G *g, void *arg) {
 static void goFunc(void *arg, uintptr_t seq, int64_t when) {
 	(void)seq;
 	(void)when;
-	newproc(goFuncStart, arg);
+	newproc(goFuncStart, arg, "time.goFunc");
 }
 
 /* The runtime timer behind a time.Timer or time.Ticker: c's timer if c
