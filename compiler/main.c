@@ -518,6 +518,7 @@ static const struct {
 	 "  scavtrace=1                    the scavenger's line per cycle\n"
 	 "  gcstress=N                     a collection every N allocations\n"
 	 "  clobberfree=1, gccheckmark=1   poison freed objects; check marking\n"
+	 "  gcstoptheworld=1               mark with the world stopped (2: sweep in the pause too)\n"
 	 "  gcshrinkstackoff=1             collections do not shrink stacks\n"
 	 "  stackforcemove=1 (or N)        move the stack at every function entry and park\n"
 	 "  stacktrace=1                   a line per stack copy\n"
@@ -525,6 +526,7 @@ static const struct {
 	 "  preemptpacing=fixed            suspendG resends SIGURG as Go does\n"
 	 "  cpu.popcnt=off                 bits.OnesCount without POPCNT\n"
 	 "  wbforce=1                      the write barrier on all the time (its slow paths)\n"
+	 "  trace=FILE                     an execution trace, written at exit (docs/trace.md)\n"
 	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1, adaptivestackstart=1\n"},
 };
 

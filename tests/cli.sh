@@ -113,5 +113,25 @@ expect "GLFLAGS=-gc=boehm, then -gc=gl" 0 "from proj" \
 expect "GLFLAGS with an unknown flag" 2 "the flag is in GLFLAGS" env GLFLAGS="-x -nosuch" "$GLC" build "$tmp/proj/main.go"
 expect "GLFLAGS with a word not a flag" 2 "GLFLAGS: main.go is not a flag" env GLFLAGS="main.go" "$GLC" build "$tmp/proj/main.go"
 expect "env GLFLAGS" 0 "^-gc=boehm$" env GLFLAGS=-gc=boehm "$GLC" env GLFLAGS
+# Every GLDEBUG setting the runtime knows (runtime/debug.c's table and its
+# special cases) is in `glc help gldebug` and in the man page: the three
+# cannot drift apart without this failing.
+help=$("$GLC" help gldebug 2>&1)
+man=$(sed 's/\\-/-/g; s/\\f[BIR]//g' "$top_srcdir/docs/glc.1")
+knobs=$(sed -n 's/^	{"\([a-z.]*\)", &gl_debug\..*/\1/p' "$top_srcdir/runtime/debug.c")
+knobs="$knobs $(sed -n 's/.*memcmp(name, "\([a-z.]*\)", [0-9]*).*/\1/p' "$top_srcdir/runtime/debug.c")"
+missing=""
+for k in $knobs; do
+	printf '%s\n' "$help" | grep -q "$k" || missing="$missing help:$k"
+done
+for k in $knobs; do
+	case $k in tracebackancestors|invalidptr|madvdontneed|efence|adaptivestackstart) continue ;; esac
+	printf '%s\n' "$man" | grep -q "$k" || missing="$missing glc.1:$k"
+done
+if [ -z "$knobs" ] || [ -n "$missing" ]; then
+	fail "GLDEBUG settings missing from the docs:$missing (knobs found: $(echo $knobs | wc -w))"
+else
+	echo "ok   GLDEBUG settings in glc help gldebug and glc.1: $(echo $knobs | wc -w)"
+fi
 
 exit $status
