@@ -33,8 +33,10 @@ static const struct dbgvar {
 	{"gctrace", &gl_debug.gctrace},
 	{"invalidptr", &gl_debug.invalidptr},
 	{"madvdontneed", &gl_debug.madvdontneed},
+	{"mutexstats", &gl_debug.mutexstats},
 	{"scheddetail", &gl_debug.scheddetail},
 	{"scavtrace", &gl_debug.scavtrace},
+	{"runnextsleep", &gl_debug.runnextsleep},
 	{"schedtrace", &gl_debug.schedtrace},
 	{"stackforcemove", &gl_debug.stackforcemove},
 	{"stacktrace", &gl_debug.stacktrace},
@@ -74,7 +76,16 @@ static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv)
 			gl_x86HasPOPCNT = false;
 		return;
 	}
-	/* the one word-valued knob: suspendG's resend pacing (preempt.c) */
+	/* sync.Mutex's policy (stdlib/sync/mutex.gl): Go's exact algorithm,
+	 * or gl's adaptive hand-off (the default) */
+	if (nn == 11 && memcmp(name, "mutexpolicy", 11) == 0) {
+		if (nv == 2 && memcmp(val, "go", 2) == 0)
+			gl_debug.mutexpolicygo = 1;
+		else if (nv == 8 && memcmp(val, "adaptive", 8) == 0)
+			gl_debug.mutexpolicygo = 0;
+		return;
+	}
+	/* suspendG's resend pacing (preempt.c) */
 	if (nn == 13 && memcmp(name, "preemptpacing", 13) == 0) {
 		if (nv == 5 && memcmp(val, "fixed", 5) == 0)
 			gl_debug.preemptpacing = 1;
@@ -116,8 +127,10 @@ static void setTraceback(const char *s) {
 }
 
 void parsedebugvars(void) {
-	/* gl's defaults where they are not 0: none today (the collector's
-	 * mark is concurrent, as Go's: gcstoptheworld=0) */
+	/* gl's defaults where they are not 0 (the collector's mark is
+	 * concurrent, as Go's: gcstoptheworld=0): the thief's pause before it
+	 * takes a running P's runnext, Go's 3 µs (proc.c, runqgrab) */
+	gl_debug.runnextsleep = 3;
 	const char *s = getenv("GLDEBUG");
 	while (s != NULL && *s != 0) {
 		const char *end = strchr(s, ',');

@@ -543,8 +543,9 @@ static uint32_t runqgrab(P *pp, G **batch, uint32_t batchHead, bool stealRunNext
 			if (stealRunNextG) {
 				G *next = __atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE);
 				if (next != NULL) {
-					if (__atomic_load_n(&pp->status, __ATOMIC_RELAXED) == Prunning)
-						usleep_(3);
+					if (__atomic_load_n(&pp->status, __ATOMIC_RELAXED) == Prunning &&
+					    gl_debug.runnextsleep > 0)
+						usleep_((uint32_t)gl_debug.runnextsleep);
 					if (!__atomic_compare_exchange_n(&pp->runnext, &next, NULL, false,
 									 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 						continue;
@@ -2816,4 +2817,24 @@ void sync_runtime_doSpin(G *g) {
 int64_t sync_runtime_nanotime(G *g) {
 	(void)g;
 	return nanotime();
+}
+
+/* GLDEBUG=mutexpolicy=go: sync.Mutex runs Go's algorithm, not gl's
+ * adaptive hand-off (stdlib/sync/mutex.gl). */
+bool sync_runtime_mutexPolicyGo(G *g) {
+	(void)g;
+	return gl_debug.mutexpolicygo != 0;
+}
+
+/* GLDEBUG=mutexstats=1: sync.Mutex counts its fast, spinning and barging
+ * acquisitions too (a shared counter on the hot path: off by default). */
+bool sync_runtime_mutexStats(G *g) {
+	(void)g;
+	return gl_debug.mutexstats != 0;
+}
+
+/* For sync.Mutex's sampling of hold times. */
+uint32_t sync_runtime_fastrand(G *g) {
+	(void)g;
+	return fastrand();
 }

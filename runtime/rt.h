@@ -791,6 +791,9 @@ typedef struct gl_debugvars {
 	int32_t preemptpacing;   /* suspendG's resends: 0 adaptive, 1 fixed
 				  * (GLDEBUG=preemptpacing=fixed|adaptive) */
 	const char *trace;       /* GLDEBUG=trace=FILE: the execution trace's file (trace.c) */
+	int32_t mutexpolicygo;   /* GLDEBUG=mutexpolicy=go: sync.Mutex as Go's, not adaptive */
+	int32_t mutexstats;      /* sync.Mutex counts every acquisition by path (MutexCounters) */
+	int32_t runnextsleep;    /* µs a thief waits before taking a running P's runnext (Go: 3) */
 } gl_debugvars;
 extern gl_debugvars gl_debug;
 void parsedebugvars(void);
