@@ -15,10 +15,10 @@ The page's side, where Chromium is installed (a Debian package; without it
 this part is skipped and said so): headless Chromium's --dump-dom shows the
 timeline drawn (the script ran: rows, spans, the "</script>" goroutine's
 name as text), and driven through its DevTools pipe the page zooms at the
-pointer on the wheel, pans on a drag, shows a tooltip on hover, folds a
-group on a click, fits on "0", keeps its view in #view=FROM,TO, requests
-nothing but itself, and draws a 100,000-event trace with far fewer shapes
-than spans.  Where node is installed, the page's script is also parsed by
+pointer on the wheel (over the names the wheel scrolls), pans on a drag,
+shows a tooltip on hover, folds a group on a click, fits on "0", keeps its
+view in #view=FROM,TO, requests nothing but itself, and draws a
+100,000-event trace with far fewer shapes than spans.  Where node is installed, the page's script is also parsed by
 node --check (a syntax error shows even without Chromium).
 
 Usage: GLC=path/to/glc tests/traceview.py    (top_srcdir: the source tree)
@@ -374,6 +374,15 @@ def check_interaction(c, html):
         tip = c.until("!document.getElementById('tooltip').hidden && document.getElementById('tooltip').innerText", 10)
         check("hover: a tooltip with the name, start and duration",
               tip and tip.startswith(spot["name"]) and "start " in tip and "duration " in tip, repr(tip))
+
+    # with Ms and Goroutines unfolded the small trace's rows are higher than the view
+    scale = c.js("view.scale")
+    c.mouse("mouseWheel", 50, y, deltaX=0, deltaY=200)
+    scrolled = c.until("document.getElementById('rows').scrollTop > 0 && "
+                       f"[document.getElementById('rows').scrollTop, view.scale === {scale}]", 10)
+    check("wheel over the names: scrolls the rows, no zoom", scrolled and scrolled[1], repr(scrolled))
+    c.js("document.getElementById('rows').scrollTop = 0")
+    c.frame()
 
     rows = c.js("view.rows.length")
     msy = c.js("view.rows.find((r) => r.kind === 'group' && r.group.name === 'Ms').y")
