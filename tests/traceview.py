@@ -18,8 +18,13 @@ name as text), and driven through its DevTools pipe the page zooms at the
 pointer on the wheel (over the names the wheel scrolls), pans on a drag,
 shows a tooltip on hover, folds a group on a click, fits on "0", keeps its
 view in #view=FROM,TO, requests nothing but itself, and draws a
-100,000-event trace with far fewer shapes than spans.  Where node is installed, the page's script is also parsed by
-node --check (a syntax error shows even without Chromium).
+100,000-event trace with far fewer shapes than spans.  Where node is
+installed, the page's script is also parsed by node --check (a syntax
+error shows even without Chromium).  Real traces too:
+testdata/trace/sched.gl (tests/trace.py's program) run with
+GLDEBUG=trace=FILE in its collector mode and its many-goroutines mode: glc
+trace takes them, and the page draws gl's four groups in order with every
+GC span and instant in a colour its legend names.
 
 Usage: GLC=path/to/glc tests/traceview.py    (top_srcdir: the source tree)
   CHROMIUM=path: the browser (default: chromium, chromium-browser or
@@ -198,6 +203,27 @@ def check_errors(tmp):
     good = file("good.json", '{"traceEvents": []}')
     expect("an output that cannot be written", ["-o", os.path.join(tmp, "no", "dir", "x.html"), good], 1,
            f"^glc: trace: {re.escape(tmp)}/no/dir/x.html: No such file or directory$")
+
+
+def check_runtime(tmp):
+    """Traces the runtime wrote (GLDEBUG=trace=FILE) of testdata/trace/sched.gl,
+    tests/trace.py's program: the collector's mode and the many goroutines'.
+    Their pages, or [] if there are none."""
+    src = os.path.join(TOP, "testdata", "trace", "sched.gl")
+    prog = os.path.join(tmp, "sched")
+    p = subprocess.run([GLC, "build", "-o", prog, src], capture_output=True, text=True, timeout=900)
+    if not check("the runtime's traces: testdata/trace/sched.gl builds", p.returncode == 0, p.stderr[-800:]):
+        return []
+    pages = []
+    for mode in ("gc", "many"):
+        trace = os.path.join(tmp, f"sched-{mode}.json")
+        env = dict(os.environ, GLMAXPROCS="2", GLDEBUG="trace=" + trace)
+        run = subprocess.run([prog, mode], env=env, capture_output=True, text=True, timeout=120)
+        rc, _, err = glc(trace) if os.path.isfile(trace) else (-1, "", "no trace written")
+        if check(f"the runtime's trace of sched.gl {mode}: glc trace takes it", run.returncode == 0 and rc == 0,
+                 f"sched {mode}: exit {run.returncode} {run.stderr[-300:]!r}; glc trace: exit {rc} {err!r}"):
+            pages.append(trace[:-5] + ".html")
+    return pages
 
 
 # ---------------------------------------------------------------- the page's side
@@ -429,7 +455,28 @@ def check_big(c, tmp):
           f"{info['load']} ms, a redraw {ms}; {info['drawn']} shapes for {info['spans']} spans)")
 
 
-def check_browser(tmp, html):
+def check_real(c, html):
+    """A page of the runtime's trace: drawn, gl's four groups in order, and
+    every GC span and instant in a colour of the legend (a name the runtime
+    writes and the page does not know would get a made-up colour)."""
+    name = os.path.basename(html)
+    c.open("file://" + html)
+    info = c.until("document.body.dataset.drawn > 0 && ({error: document.body.dataset.error || null, "
+                   "groups: model.order.map((g) => g.name), "
+                   "gc: model.order.filter((g) => g.name === 'GC').flatMap((g) => g.list)"
+                   "  .flatMap((t) => t.spans).filter((s) => !Object.values(GC_COLORS).includes(s.color))"
+                   "  .map((s) => s.ev.name), "
+                   "marks: model.order.flatMap((g) => g.list).flatMap((t) => t.instants)"
+                   "  .filter((i) => !INSTANT_COLORS[i.ev.name]).map((i) => i.ev.name)})", 60)
+    check(f"{name}: drawn, Ps, Ms, Goroutines, GC in order", info and not info["error"] and
+          info["groups"] == ["Ps", "Ms", "Goroutines", "GC"][:len(info["groups"])] and len(info["groups"]) >= 3,
+          repr(info))
+    check(f"{name}: every GC span and instant in a colour of the legend",
+          info and not info["gc"] and not info["marks"],
+          f"not in the legend: {sorted(set(info['gc'] + info['marks'])) if info else None}")
+
+
+def check_browser(tmp, html, real):
     exe = browser()
     if not exe:
         skip("the page in a browser", "no chromium (Debian package chromium): glc's output only was checked")
@@ -438,6 +485,8 @@ def check_browser(tmp, html):
     c = Chrome(exe, os.path.join(tmp, "profile2"))
     try:
         check_interaction(c, html)
+        for page in real:
+            check_real(c, page)
         check_big(c, tmp)
     except (TimeoutError, EOFError, RuntimeError) as e:
         fail("DevTools", f"{type(e).__name__}: {e}")
@@ -465,9 +514,10 @@ def main():
         html = check_page(tmp, small)
         check_names(tmp, small)
         check_errors(tmp)
+        real = check_runtime(tmp)
         if html:
             check_syntax(html)
-            check_browser(tmp, html)
+            check_browser(tmp, html, real)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
