@@ -241,7 +241,7 @@ def browser():
 def dump_dom(exe, tmp, html):
     p = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp}/profile",
                         "--window-size=1400,900", "--dump-dom", "file://" + html],
-                       capture_output=True, text=True, timeout=180)
+                       capture_output=True, text=True, timeout=180, env=dict(os.environ, TMPDIR=tmp))
     return p.stdout
 
 
@@ -277,9 +277,12 @@ class Chrome:
             a, b = fcntl.fcntl(to_r, fcntl.F_DUPFD, 10), fcntl.fcntl(from_w, fcntl.F_DUPFD, 10)
             os.dup2(a, 3)
             os.dup2(b, 4)
+        # its temporary files under the profile, which goes with the test's directory
+        os.makedirs(profile, exist_ok=True)
         self.proc = subprocess.Popen([exe, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
                                       f"--user-data-dir={profile}", "about:blank"], preexec_fn=fds, pass_fds=(3, 4),
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     env=dict(os.environ, TMPDIR=profile))
         os.close(to_r)
         os.close(from_w)
         self.buf, self.n, self.events, self.sid = b"", 0, [], None
@@ -349,8 +352,12 @@ class Chrome:
                                                  "windowsVirtualKeyCode": keycode})
 
     def close(self):
-        self.proc.kill()
-        self.proc.wait()
+        try:
+            self.send("Browser.close", timeout=10)
+            self.proc.wait(timeout=10)
+        except (TimeoutError, EOFError, RuntimeError, OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
         os.close(self.to_w)
         os.close(self.from_r)
 

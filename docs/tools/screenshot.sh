@@ -66,7 +66,7 @@ url="file://$page"
 
 # --no-sandbox: Chromium's sandbox does not run as root (CI, containers);
 # the page is our own file and loads nothing else
-"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+TMPDIR=$tmp "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
 	--user-data-dir="$tmp/profile" --window-size="$(echo "$size" | tr x ,)" \
 	--screenshot="$out" "$url" >"$tmp/log" 2>&1 || {
 	cat "$tmp/log" >&2
