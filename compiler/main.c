@@ -2,6 +2,7 @@
  *
  *   glc build [-o out] [-work] [-x] prog.gl... | dir
  *   glc run [-work] prog.gl... | dir [args...]
+ *   glc trace [-o out.html] trace.json
  *   glc version | glc env
  *
  * glc parses and checks the program and the standard library packages it
@@ -29,6 +30,7 @@
 #include "emit.h"
 #include "module.h"
 #include "testmain.h"
+#include "trace.h"
 #include "parser.h"
 
 #define GL_VERSION "gl " PACKAGE_VERSION
@@ -436,9 +438,10 @@ static const char usagetext[] =
 	"       glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
 	"       glc list [packages]\n"
 	"       glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-count n] [-short] [-timeout d] [packages]\n"
+	"       glc trace [-o output.html] trace.json\n"
 	"       glc env [NAME...]\n"
 	"       glc version\n"
-	"       glc help [build | run | list | test | modules | env | environment | gldebug]\n";
+	"       glc help [build | run | list | test | modules | env | environment | gldebug | trace]\n";
 
 static int usage(void) {
 	fputs(usagetext, stderr);
@@ -528,12 +531,26 @@ static const struct {
 	 "  wbforce=1                      the write barrier on all the time (its slow paths)\n"
 	 "  trace=FILE                     an execution trace, written at exit (docs/trace.md)\n"
 	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1, adaptivestackstart=1\n"},
+	{"trace",
+	 "glc trace [-o output.html] trace.json\n\n"
+	 "A program run with GLDEBUG=trace=FILE writes an execution trace of its goroutines, Ps,\n"
+	 "Ms and collections to FILE, in Chrome's trace-event JSON (which Perfetto and\n"
+	 "chrome://tracing open too).  glc trace makes it into one HTML page that draws it and\n"
+	 "needs no network (no scripts, fonts or styles from elsewhere): open it in a browser.\n"
+	 "The page is written to trace.json's name with .json replaced by .html (FILE.html for a\n"
+	 "name that does not end in .json), beside it, or to -o's name.\n\n"
+	 "The page shows a row per P, M, goroutine and GC track, each span coloured by its state\n"
+	 "(a legend says which), instant events as marks, arrows from the goroutine that made\n"
+	 "another runnable to it, and a time axis.  The mouse wheel zooms around the pointer,\n"
+	 "dragging pans, hovering shows an event's name, start, duration and arguments.\n"
+	 "Exit 1 if the file cannot be read or is not a trace (glc: trace: FILE: why), 2 on\n"
+	 "usage errors.  docs/trace.md says more.\n"},
 };
 
 static int help(int argc, char **argv) {
 	if (argc < 1) {
 		fputs(usagetext, stdout);
-		fputs("\nglc help TOPIC says more; topics: build run list test modules env environment gldebug\n", stdout);
+		fputs("\nglc help TOPIC says more; topics: build run list test modules env environment gldebug trace\n", stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof helptexts / sizeof helptexts[0]; i++)
@@ -541,7 +558,7 @@ static int help(int argc, char **argv) {
 			fputs(helptexts[i].text, stdout);
 			return 0;
 		}
-	fprintf(stderr, "glc help %s: unknown help topic; topics: build run env environment gldebug\n", argv[0]);
+	fprintf(stderr, "glc help %s: unknown help topic; topics: build run list test modules env environment gldebug trace\n", argv[0]);
 	return 2;
 }
 
@@ -1520,6 +1537,8 @@ int main(int argc, char **argv) {
 		return list(argc - 2, argv + 2);
 	if (!strcmp(cmd, "test"))
 		return testcmd(argc - 2, argv + 2);
+	if (!strcmp(cmd, "trace"))
+		return tracecmd(argc - 2, argv + 2);
 	Opts o = {0};
 	if (!strcmp(cmd, "build")) {
 		if (envflags(&o, false) || parseopts(argc - 2, argv + 2, &o, false))
