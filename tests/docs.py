@@ -78,7 +78,7 @@ def blocks(path):
 def check_chapters():
     """The markers of docs/*.md against CHAPTERS and run-all's list."""
     p = subprocess.run([sys.executable, RUNALL, "-list"], capture_output=True, text=True)
-    produced = set(p.stdout.split())
+    produced = {line.split()[0] for line in p.stdout.splitlines() if line.strip()}
     if p.returncode != 0 or not produced:
         fail("bench/run-all -list: exit %d, %r" % (p.returncode, p.stdout + p.stderr))
     for path in sorted(os.listdir(DOCS)):
