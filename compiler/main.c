@@ -530,6 +530,9 @@ static const struct {
 	 "  cpu.popcnt=off                 bits.OnesCount without POPCNT\n"
 	 "  wbforce=1                      the write barrier on all the time (its slow paths)\n"
 	 "  trace=FILE                     an execution trace, written at exit (docs/trace.md)\n"
+	 "  mutexpolicy=go                 sync.Mutex as Go's (default: adaptive, docs/mutex.md)\n"
+	 "  mutexstats=1                   sync.MutexCounters counts every acquisition by path\n"
+	 "  runnextsleep=us                a thief's pause before taking a running P's runnext (3)\n"
 	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1, adaptivestackstart=1\n"},
 	{"trace",
 	 "glc trace [-o output.html] trace.json\n\n"
