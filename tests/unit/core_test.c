@@ -1501,8 +1501,8 @@ static void test_sched(G *g) {
 	for (int round = 0; round < 2; round++) {
 		ppdone = 0;
 		ppres[1] = ppres[2] = 0;
-		G *a = newproc(t_worker, (void *)1);
-		G *b = newproc(t_worker, (void *)2);
+		G *a = newproc(t_worker, (void *)1, "core_test.t_worker");
+		G *b = newproc(t_worker, (void *)2, "core_test.t_worker");
 		CHECK(a != b && a->goid > 1 && b->goid > 1, "newproc");
 		int spins = 0;
 		while (ppdone < 2 && spins++ < 100000)
@@ -1618,7 +1618,7 @@ static void waitdead(G *gp) {
 
 static void test_park(G *g) {
 	parkstate = 0;
-	G *p = newproc(t_parker, NULL);
+	G *p = newproc(t_parker, NULL, "core_test.t_parker");
 	yielduntil(&parkstate, 1);
 	CHECK(parkstate == 1 && parked == p && p->atomicstatus == Gwaiting && p->waitreason == waitReasonChanReceive,
 	      "gopark: parked");
@@ -1631,7 +1631,7 @@ static void test_park(G *g) {
 	waitdead(p); /* it set parkstate just before returning */
 	CHECK(p->atomicstatus == Gdead, "parker exited");
 	goexitstate = 0;
-	G *x = newproc(t_goexiter, NULL);
+	G *x = newproc(t_goexiter, NULL, "core_test.t_goexiter");
 	waitdead(x);
 	CHECKEQ(goexitstate, 2, "Goexit ran the deferred call and ended the goroutine");
 	CHECK(x->atomicstatus == Gdead, "Goexit: goroutine dead");
@@ -1698,7 +1698,7 @@ static void handoff(G *g, const GlType *ct) {
 	/* the receiver parks first: the send copies into its variable */
 	hoffvar[0] = hoffvar[1] = 0;
 	hoffstate = 0;
-	G *r = newproc(t_hoffrecv, NULL);
+	G *r = newproc(t_hoffrecv, NULL, "core_test.t_hoffrecv");
 	waitchanpark(r);
 	hoffcalls = 0;
 	chansend1(g, hoffchan, v);
@@ -1714,7 +1714,7 @@ static void handoff(G *g, const GlType *ct) {
 	hoffvar[0] = 0x3333;
 	hoffvar[1] = 0x4444;
 	hoffstate = 0;
-	G *s = newproc(t_hoffsend, NULL);
+	G *s = newproc(t_hoffsend, NULL, "core_test.t_hoffsend");
 	waitchanpark(s);
 	hoffcalls = 0;
 	chanrecv1(g, hoffchan, out);
@@ -1749,7 +1749,7 @@ GL_FUNC void t_testg(G *g, void *arg) {
 }
 static void runtest(void (*fn)(G *)) {
 	testdone = 0;
-	newproc(t_testg, (void *)fn);
+	newproc(t_testg, (void *)fn, "core_test.t_testg");
 	while (!testdone)
 		gosched();
 }
@@ -2341,8 +2341,8 @@ GL_FUNC void t_benchmain(G *g) {
 	benchdepth = 4096;
 	for (benchrun = 0; benchrun < nbench; benchrun++) {
 		benchdone = 0;
-		newproc(t_benchg, NULL);
-		newproc(t_benchg1, NULL);
+		newproc(t_benchg, NULL, "core_test.t_benchg");
+		newproc(t_benchg1, NULL, "core_test.t_benchg1");
 		while (benchdone < 2)
 			gosched();
 	}
