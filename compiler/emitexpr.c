@@ -759,14 +759,16 @@ const char *mutptr(const char *p) { return checkstores ? xprintf("(void *)(uintp
  * NULL).  Its callers, storestmt and store, say what it is for. */
 static const char *storeparts(Place dst, const char *val, Type *t, const char **copy) {
 	*copy = NULL;
-	/* tests/checkstores.sh's proof that the check can fail: this store
-	 * written as if it bypassed store() */
+	/* the proofs that the checks can fail (tests/checkstores.sh:
+	 * -d=checkstores rejects the C; tests/gcstress.sh: GLDEBUG=wbshadow
+	 * catches the store at run time): this store written as if it
+	 * bypassed store(), a plain assignment */
 	static int bypass = -1;
 	if (bypass < 0)
 		bypass = getenv("GLC_TEST_STOREBYPASS") != NULL;
 	if (dst.where == PL_HEAP && checkstores && !bypass)
 		return xprintf("*(%s *)(uintptr_t)&%s = %s;", ctype(t), dst.c, val);
-	if (dst.where != PL_HEAP || !haspointers(t) || checkstores)
+	if (dst.where != PL_HEAP || !haspointers(t) || checkstores || bypass)
 		return xprintf("%s = %s;", dst.c, val);
 	/* the write barrier (gl.h): one pointer, or a value's pointer words */
 	if (ispointershaped(t))
@@ -1518,19 +1520,23 @@ static const char *atomicintrinsic(Obj *f, Type *sig, Vec *args, Type *rt) {
 	static const char *kinds[] = {"Int32", "Int64", "Uint32", "Uint64", "Uintptr", "Pointer"};
 	if (!f || !f->pkg || strcmp(f->pkg->path, "sync/atomic") || !f->extern_)
 		return NULL;
-	int op = -1;
+	int op = -1, kind = -1;
 	for (int i = 0; i < 5 && op < 0; i++)
 		for (int k = 0; k < 6; k++)
 			if (!strcmp(f->name, xprintf("%s%s", ops[i], kinds[k])))
-				op = i;
+				op = i, kind = k;
 	if (op < 0)
+		return NULL;
+	/* The Pointer kinds' stores carry the write barrier (Go's atomicwb):
+	 * they stay calls into runtime/atomic.c, where the barrier's test and
+	 * the store cannot be split by a preemption signal. */
+	if (kind == 5 && op != 2)
 		return NULL;
 	Type *pt = ((Field *)sig->fields.v[0])->type;
 	const char *addr = nilchecked(once((char *)args->v[0], pt));
 	/* the address the writing operations write through: a store into the
-	 * heap outside store(), so under -d=checkstores it is cast mutable here.
-	 * The Pointer kinds store pointers: when the collector marks
-	 * concurrently, their write barrier goes here (Go's atomicwb). */
+	 * heap outside store(), so under -d=checkstores it is cast mutable here
+	 * (integers only: no barrier is due) */
 	const char *waddr = checkstores ? xprintf("((%s *)(uintptr_t)%s)", ctype(under(pt)->elem), addr) : addr;
 	const char *r = rt ? temp(rt) : NULL;
 	char **a = (char **)args->v;

@@ -7,7 +7,7 @@
  * and must behave the same.  A nil address panics like Go's nil
  * dereference.
  */
-#include "gl.h"
+#include "rt.h"
 
 #define NILCHECK(g, addr, ret)                   \
 	do {                                      \
@@ -55,5 +55,60 @@ ATOMICS(uint64_t, Uint64)
 ATOMICADD(uint64_t, Uint64)
 ATOMICS(uintptr_t, Uintptr)
 ATOMICADD(uintptr_t, Uintptr)
-typedef void *ptr_t;
-ATOMICS(ptr_t, Pointer)
+/* On unsafe.Pointer.  The operations that store a pointer have the write
+ * barrier first (atomicwb: the old and the new pointer are shaded while
+ * the collector marks), as Go's; glc calls these for them rather than
+ * compile them inline, so that the barrier's test and the store are in
+ * runtime C, which no signal stops in between (the unsafe-point rule of
+ * gl.h's GL_STOREPTR).  Under GLDEBUG=wbshadow the operation and its
+ * shadow write happen under one lock (mwbshadow.c). */
+enum { opSwap, opCAS, opStore };
+
+static GL_NOINLINE void *shadowop(int op, void **addr, void *old, void *v, bool *swapped) {
+	wbshadowAtomicLock();
+	atomicwb(addr, v);
+	void *prev = *addr;
+	*swapped = op != opCAS || prev == old;
+	if (*swapped) {
+		wbshadowWrite((uintptr_t)addr, (uintptr_t)v);
+		__atomic_store_n(addr, v, __ATOMIC_SEQ_CST);
+	}
+	wbshadowAtomicUnlock();
+	return prev;
+}
+
+void *sync_atomic_SwapPointer(G *g, void **addr, void *v) {
+	NILCHECK(g, addr, NULL);
+	bool swapped;
+	if (GL_UNLIKELY(wbshadowEnabled))
+		return shadowop(opSwap, addr, NULL, v, &swapped);
+	atomicwb(addr, v);
+	return __atomic_exchange_n(addr, v, __ATOMIC_SEQ_CST);
+}
+
+bool sync_atomic_CompareAndSwapPointer(G *g, void **addr, void *old, void *v) {
+	NILCHECK(g, addr, false);
+	bool swapped;
+	if (GL_UNLIKELY(wbshadowEnabled)) {
+		shadowop(opCAS, addr, old, v, &swapped);
+		return swapped;
+	}
+	atomicwb(addr, v);
+	return __atomic_compare_exchange_n(addr, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+void *sync_atomic_LoadPointer(G *g, void **addr) {
+	NILCHECK(g, addr, NULL);
+	return __atomic_load_n(addr, __ATOMIC_SEQ_CST);
+}
+
+void sync_atomic_StorePointer(G *g, void **addr, void *v) {
+	NILCHECK(g, addr, );
+	bool swapped;
+	if (GL_UNLIKELY(wbshadowEnabled)) {
+		shadowop(opStore, addr, NULL, v, &swapped);
+		return;
+	}
+	atomicwb(addr, v);
+	__atomic_store_n(addr, v, __ATOMIC_SEQ_CST);
+}

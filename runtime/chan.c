@@ -203,7 +203,8 @@ GlChan *makechan(G *g, const GlType *chantype, int64_t size) {
 		c->buf = (uint8_t *)c + hchanSize;
 	} else {
 		c = mallocgc(hchanSize, &gltype_hchan, true);
-		c->buf = mallocgc(mem, elem, true);
+		void *buf = mallocgc(mem, elem, true);
+		writebarrierptr(&c->buf, buf); /* into the heap, as every pointer store */
 	}
 	c->elemsize = (uint16_t)elem->size;
 	c->elemtype = elem;

@@ -42,6 +42,7 @@ static const struct dbgvar {
 	{"stacktrace", &gl_debug.stacktrace},
 	{"tracebackancestors", &gl_debug.tracebackancestors},
 	{"wbforce", &gl_debug.wbforce},
+	{"wbshadow", &gl_debug.wbshadow},
 };
 
 /* Go's atoi32: digits only, with an optional minus; false if malformed. */
@@ -141,6 +142,8 @@ void parsedebugvars(void) {
 		s = end ? end + 1 : NULL;
 	}
 	setTraceback(getenv("GLTRACEBACK"));
+	if (gl_debug.wbshadow) /* the shadow is written by the barrier's slow paths */
+		gl_debug.wbforce = 1;
 }
 
 void gotraceback(int32_t *level, bool *all, bool *crash) {

@@ -50,7 +50,9 @@ int64_t errors_checkTarget(G *g, GlEface target) {
 
 /* errors.assignTarget(err error, target any) bool: if err's dynamic type
  * is assignable to *target's type, *target = err.  target is valid
- * (checkTarget) and err is not nil. */
+ * (checkTarget) and err is not nil.  *target may be in the heap: every
+ * store has the write barrier.  No local's address is taken: getitab may
+ * move the stack, and gcc computes such an address once. */
 bool errors_assignTarget(G *g, GlIface err, GlEface target) {
 	const GlType *et = gl_ifacetype(err);
 	const GlType *tt = gl_efacetype(target)->elem;
@@ -58,25 +60,23 @@ bool errors_assignTarget(G *g, GlIface err, GlEface target) {
 		return false;
 	if (tt->kind == GL_KIND_INTERFACE) {
 		GlIface *dst = target.data;
-		if (tt->nimethods == 0) {
-			dst->tab = et;
-			dst->data = err.data;
-			return true;
+		const void *tab = et;
+		if (tt->nimethods != 0) {
+			uintptr_t off = stackoff(g, dst);
+			tab = getitab(tt, et, true);
+			dst = stackptr(g, dst, off);
+			if (tab == NULL)
+				return false;
 		}
-		uintptr_t off = stackoff(g, dst);
-		const GlItab *m = getitab(tt, et, true);
-		dst = stackptr(g, dst, off);
-		if (m == NULL)
-			return false;
-		dst->tab = m;
-		dst->data = err.data;
+		writebarrierptr(&dst->tab, tab);
+		writebarrierptr(&dst->data, err.data);
 		return true;
 	}
 	if (!sametype(et, tt))
 		return false;
 	if (et->tflag & GL_TFLAG_DIRECTIFACE)
-		*(void **)target.data = err.data;
+		writebarrierptr(target.data, err.data);
 	else
-		memmove(target.data, err.data, et->size);
+		typedmemmove(et, target.data, err.data);
 	return true;
 }

@@ -741,7 +741,8 @@ typedef struct GlMapIter {
 	void *buckets;
 	void *bptr;
 	uintptr_t startBucket, bucket, i, B, wrapped, offset, checkBucket;
-	uintptr_t pad_[2];
+	uintptr_t inheap; /* not in a goroutine stack (reflect's MapIter): stores need the barrier */
+	uintptr_t pad_;
 } GlMapIter;
 extern const GlType gl_mapitertype; /* its layout, for stack maps */
 void mapiterinit(G *g, const GlType *maptype, GlMap *m, GlMapIter *it);

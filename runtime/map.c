@@ -1130,15 +1130,30 @@ const GlType gl_mapitertype = {
 	.gcdata = mapiter_ptrmask, .str = {(const uint8_t *)"runtime.hiter", 13},
 };
 
+/* The iterator is usually a frame slot (a range loop's), which needs no
+ * barrier (stacks are scanned), but reflect's MapIter keeps it in the
+ * heap: there its pointer words are written with the barrier.  Which of
+ * the two it is is decided once, by mapiterinit (it.inheap). */
+static inline void iterptr(const GlMapIter *it, void *slot, const void *p) {
+	if (it->inheap)
+		writebarrierptr(slot, p);
+	else
+		*(const void **)slot = p;
+}
+
 void mapiterinit(G *g, const GlType *mt, GlMap *h, GlMapIter *it) {
-	(void)g;
-	memset(it, 0, sizeof *it);
+	bool inheap = g == NULL || (uintptr_t)it < g->stack.lo || (uintptr_t)it >= g->stack.hi;
+	if (inheap)
+		typedmemclr(&gl_mapitertype, it);
+	else
+		memset(it, 0, sizeof *it);
+	it->inheap = inheap;
 	it->t = mt;
 	if (h == NULL || h->count == 0)
 		return;
-	it->h = h;
+	iterptr(it, &it->h, h);
 	it->B = h->B;
-	it->buckets = h->buckets;
+	iterptr(it, &it->buckets, h->buckets);
 	uint64_t r = newseed();
 	it->startBucket = r & bucketMask(h->B);
 	it->offset = (r >> (h->B & 63)) & (bucketCnt - 1);
@@ -1229,7 +1244,8 @@ static GL_NOINLINE slot relookup(const GlMap *h, const void *key) {
 void mapiternext(GlMapIter *it) {
 	GlMap *h = it->h;
 	if (h == NULL) {
-		it->key = it->elem = NULL;
+		iterptr(it, &it->key, NULL);
+		iterptr(it, &it->elem, NULL);
 		return;
 	}
 	if (GL_UNLIKELY(h->flags & hashWriting))
@@ -1240,7 +1256,8 @@ void mapiternext(GlMapIter *it) {
 	for (;;) {
 		if (b == NULL) {
 			if (bucket == it->startBucket && it->wrapped) {
-				it->key = it->elem = NULL;
+				iterptr(it, &it->key, NULL);
+				iterptr(it, &it->elem, NULL);
 				return;
 			}
 			if (growing(h) && it->B == h->B) {
@@ -1279,19 +1296,19 @@ void mapiternext(GlMapIter *it) {
 				/* Not moved since iteration began (or a NaN, which
 				 * cannot be found, updated or deleted: this copy is
 				 * as good as any). */
-				it->key = k;
-				it->elem = eptr(h, elemat(h, b, offi, FK_GENERIC), FK_GENERIC);
+				iterptr(it, &it->key, k);
+				iterptr(it, &it->elem, eptr(h, elemat(h, b, offi, FK_GENERIC), FK_GENERIC));
 			} else {
 				/* The map grew since; the entry may have been
 				 * deleted or updated: look it up. */
 				slot s = relookup(h, k);
 				if (s.b == NULL)
 					continue;
-				it->key = kptr(h, keyat(h, s.b, s.i, FK_GENERIC), FK_GENERIC);
-				it->elem = eptr(h, elemat(h, s.b, s.i, FK_GENERIC), FK_GENERIC);
+				iterptr(it, &it->key, kptr(h, keyat(h, s.b, s.i, FK_GENERIC), FK_GENERIC));
+				iterptr(it, &it->elem, eptr(h, elemat(h, s.b, s.i, FK_GENERIC), FK_GENERIC));
 			}
 			it->bucket = bucket;
-			it->bptr = b;
+			iterptr(it, &it->bptr, b);
 			it->i = i + 1;
 			it->checkBucket = checkBucket;
 			return;

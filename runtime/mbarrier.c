@@ -97,6 +97,13 @@ static void wbBufPut(uintptr_t p) {
 	b->buf[b->next++] = p;
 }
 
+/* The hybrid barrier's pair: the pointer *slot holds and the one about
+ * to be written. */
+static inline void shadepair(void **slot, void *ptr) {
+	wbBufPut((uintptr_t)*slot);
+	wbBufPut((uintptr_t)ptr);
+}
+
 /* *slot = ptr with the hybrid barrier: the pointer the slot held and the
  * one written into it are queued to be shaded (Go's gcWriteBarrier, with
  * its wbBuf: two words per store, a flush every 256 stores).  Called by
@@ -108,10 +115,26 @@ static void wbBufPut(uintptr_t p) {
 void gcWriteBarrier(G *g, void **slot, void *ptr) {
 	(void)g;
 	if (GL_LIKELY(writeBarrier.enabled)) {
-		wbBufPut((uintptr_t)*slot);
-		wbBufPut((uintptr_t)ptr);
+		shadepair(slot, ptr);
+		if (GL_UNLIKELY(wbshadowEnabled)) {
+			/* GLDEBUG=wbshadow on the system stack, the slot its one
+			 * argument: this leaf's callers are at the edge of their
+			 * band (tests/stackusage.py) */
+			systemstack(wbshadowVerify_m, slot);
+			*slot = ptr;
+			systemstack(wbshadowSync_m, slot);
+			return;
+		}
 	}
 	*slot = ptr;
+}
+
+/* The barrier of an atomic operation that may store ptr into *slot
+ * (Go's atomicwb), before it: the pointer the slot holds and ptr are
+ * queued to be shaded, whether or not a compare-and-swap then stores. */
+void atomicwb(void **slot, void *ptr) {
+	if (GL_LIKELY(writeBarrier.enabled))
+		shadepair(slot, ptr);
 }
 
 /* The barrier's shading of one new pointer, for runtime C that publishes
@@ -132,6 +155,19 @@ static void shadewords(const uint8_t *bits, uintptr_t dst, uintptr_t src, uintpt
 		if (src != 0)
 			wbBufPut(((uintptr_t *)src)[i]);
 	}
+}
+
+/* GLDEBUG=wbshadow: word p of the heap will hold v after the bulk copy.
+ * The destination of a src-only copy is a new object, not yet filled: its
+ * old contents are not checked. */
+static void shadowbulk(uintptr_t p, uintptr_t v, bool fresh) {
+	if (!fresh) {
+		wbshadowWrite(p, v);
+		return;
+	}
+	uintptr_t *sh = wbshadowOf(p);
+	if (sh != NULL)
+		*sh = v;
 }
 
 /* The barrier for the size bytes at dst, about to be overwritten by the
@@ -161,10 +197,13 @@ static void bulkBarrier_m(void *arg) {
 	for (uintptr_t p = a->dst; p < a->dst + a->size; p += 8) {
 		if (heap && !heapBitsIsPointer(p))
 			continue;
+		uintptr_t v = a->src != 0 ? *(uintptr_t *)(a->src + (p - a->dst)) : 0;
 		if (!a->srconly)
 			wbBufPut(*(uintptr_t *)p);
 		if (a->src != 0)
-			wbBufPut(*(uintptr_t *)(a->src + (p - a->dst)));
+			wbBufPut(v);
+		if (GL_UNLIKELY(wbshadowEnabled) && heap)
+			shadowbulk(p, v, a->srconly);
 	}
 }
 
@@ -212,8 +251,13 @@ void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_
 static void storewords(const GlType *t, void *dst, const uintptr_t *w, uintptr_t n) {
 	if (t->size != n * 8)
 		gl_throw("runtime: write barrier with type size mismatch");
-	if (GL_LIKELY(writeBarrier.enabled))
+	if (GL_LIKELY(writeBarrier.enabled)) {
 		shadewords(t->gcdata, (uintptr_t)dst, (uintptr_t)w, t->ptrdata / 8);
+		if (GL_UNLIKELY(wbshadowEnabled))
+			for (uintptr_t i = 0; i < t->ptrdata / 8; i++)
+				if (t->gcdata[i / 8] >> (i % 8) & 1)
+					wbshadowWrite((uintptr_t)dst + i * 8, w[i]);
+	}
 	memcpy(dst, w, t->size);
 }
 

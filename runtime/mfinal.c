@@ -43,6 +43,11 @@ typedef struct finalizer {
 	const GlType *fint; /* fn's parameter type */
 	const GlType *ot;   /* arg's pointer type */
 } finalizer;
+/* Its type, for the copy into fing's variable (a heap box: its address
+ * is passed to takefinalizer) */
+GL_RTTYPE(gltype_finalizer, finalizer, "runtime.finalizer",
+	  GL_PTRWORD(finalizer, fn) | GL_PTRWORD(finalizer, arg) | GL_PTRWORD(finalizer, ft) |
+		  GL_PTRWORD(finalizer, fint) | GL_PTRWORD(finalizer, ot));
 
 /* A block of queued finalizers, outside the heap (persistentalloc): the
  * collector scans its fin[0:cnt] (finqscan) — fn and arg, and the type
@@ -115,7 +120,7 @@ static void takefinalizer_m(void *arg) {
 	finblock *b = finq;
 	a->got = b != NULL;
 	if (b != NULL) {
-		*a->out = b->fin[--b->cnt];
+		typedmemmove(&gltype_finalizer, a->out, &b->fin[--b->cnt]);
 		b->fin[b->cnt] = (finalizer){0};
 		if (b->cnt == 0) {
 			finq = b->next;
@@ -158,7 +163,7 @@ bool wakefing(void) {
 /* ---- fing: stdlib/runtime/mfinal.gl's runfinq calls these ---- */
 
 /* runtime.takefinalizer(f *finalizer) bool: the next finalizer due into
- * *f (in fing's frame), or false if none is.  From here until the next
+ * *f (fing's variable), or false if none is.  From here until the next
  * call fing counts as running user code. */
 bool runtime_takefinalizer(G *g, finalizer *f) {
 	(void)g;
@@ -207,15 +212,16 @@ static uint64_t callwords(const GlType *ft) {
 	return 1 + (uint64_t)ft->nout + 2 + resultwords(ft) + tuplewords(ft);
 }
 
-/* The argument as fn's parameter type wants it, into v[0..2). */
+/* The argument as fn's parameter type wants it, into v[0..2) (in the
+ * heap: each store with the barrier). */
 static void finargvalue(const finalizer *f, void **v) {
 	switch (f->fint->kind) {
 	case GL_KIND_POINTER:
-		v[0] = f->arg;
+		writebarrierptr(&v[0], f->arg);
 		break;
 	case GL_KIND_INTERFACE:
-		v[0] = f->fint->nimethods == 0 ? (void *)f->ot : (void *)getitab(f->fint, f->ot, false);
-		v[1] = f->arg;
+		writebarrierptr(&v[0], f->fint->nimethods == 0 ? (void *)f->ot : (void *)getitab(f->fint, f->ot, false));
+		writebarrierptr(&v[1], f->arg);
 		break;
 	default:
 		gl_throw("runfinq: bad kind in finalizer");
@@ -228,19 +234,20 @@ static inline void ***finframe(finalizer *f) {
 }
 
 /* runtime.prepfinalizer(f *finalizer): make f's call frame on the heap
- * (f.frame).  f is in fing's frame, which cannot move meanwhile: a
- * running goroutine's stack is never shrunk, and this runs no gl code. */
+ * (f.frame).  f is fing's variable, a heap box (its address is given
+ * to C), so it cannot move meanwhile. */
 void runtime_prepfinalizer(G *g, finalizer *f) {
 	(void)g;
 	const GlType *ft = f->ft;
 	void **w = mallocgc(callwords(ft) * sizeof(void *), &gltype_ptrword, true);
-	*finframe(f) = w; /* a root from here on: fing's frame is scanned precisely */
+	/* f and w are in the heap: the stores have the barrier */
+	writebarrierptr(finframe(f), w);
 	uint64_t at = 1 + (uint64_t)ft->nout;
-	w[0] = &w[at];
+	writebarrierptr(&w[0], &w[at]);
 	finargvalue(f, &w[at]);
 	at += 2;
 	for (int i = 0; i < ft->nout; i++) {
-		w[1 + i] = &w[at];
+		writebarrierptr(&w[1 + i], &w[at]);
 		at += (ft->out[i]->size + 7) / 8;
 	}
 }

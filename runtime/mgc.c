@@ -440,6 +440,7 @@ static void gc_m(void *arg) {
 	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	mcache_flushAll();
 	mcache_unlockNop();
+	wbshadowCheck("before a stop-the-world mark");
 	gcResetStats();
 	gcMarkRoots();
 	gcDrain();
@@ -509,6 +510,7 @@ static void gcStartMark_m(void) {
 	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	mcache_flushAll();
 	mcache_unlockNop();
+	wbshadowCheck("before a concurrent mark");
 	gcResetStats();
 	uint32_t c = __atomic_add_fetch(&gccycle, 1, __ATOMIC_RELEASE);
 	gcAssistReset();
@@ -542,6 +544,7 @@ static void gcMarkDone_m(void *arg) {
 	cycle.t2 = nanotime();
 	for (int32_t i = 0; i < gomaxprocs; i++)
 		wbBufFlush(allp[i]);
+	wbshadowCheck("during a concurrent mark");
 	gcDrainLock();
 	scanleftstacks(gccycle);
 	gcMarkRootsAgain();

@@ -59,6 +59,7 @@ static void freeslot(mspan *s, uint32_t i) {
 	} else
 		memset((void *)x, 0, s->elemsize);
 	if (!spanClass_noscan(s->spanclass)) {
+		wbshadowFree(x, s->elemsize);
 		heapArena *ha = arenaOf(x);
 		for (uintptr_t a = x; a < x + s->elemsize; a += 8) {
 			uintptr_t w = (a & (heapArenaBytes - 1)) >> 3;
@@ -241,6 +242,8 @@ static void freeLarge(mspan *s) {
 	__atomic_fetch_add(&memstats.largefreed, s->npages * pageSize, __ATOMIC_RELAXED);
 	if (gl_debug.clobberfree)
 		memset((void *)s->startAddr, 0xdb, s->limit - s->startAddr);
+	if (!spanClass_noscan(s->spanclass))
+		wbshadowFree(s->startAddr, s->limit - s->startAddr);
 	mheap_freeSpan(s);
 }
 

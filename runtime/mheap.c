@@ -177,6 +177,7 @@ static uintptr_t reserveArenas(uint64_t n) {
 		if (mheap_.nallArenas == maxArenas)
 			gl_throw("out of memory: too many arenas");
 		heapArena *ha = sysAlloc(sizeof(heapArena), &memstats.gc_sys);
+		wbshadowArena(ha);
 		mheap_.allArenas[mheap_.nallArenas++] = q;
 		__atomic_store_n(&mheap_.arenas[q >> logHeapArenaBytes], ha, __ATOMIC_RELEASE);
 	}

@@ -232,6 +232,7 @@ typedef struct heapArena {
 	uint8_t pageInUse[pagesPerArena / 8];
 	uint8_t pageSpecials[pagesPerArena / 8];
 	uint64_t pageScav[pagesPerArena / 64];
+	uintptr_t *shadow; /* GLDEBUG=wbshadow: the arena's shadow, word for word (mwbshadow.c) */
 } heapArena;
 
 /* fixalloc (mfixalloc.c): fixed-size records that are never given back

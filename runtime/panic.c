@@ -211,8 +211,10 @@ GL_NOINLINE __attribute__((section("glpanic"))) void gopanic(G *g, GlEface e) {
 		panicsystemstack(e);
 	RT_STACKCHECK(g, PANICSTACK, GL_FIXPARAM(g, e.data));
 	GlPanic *p = mallocgc(sizeof(GlPanic), &gltype_panic, true);
-	p->arg = e;
-	p->link = g->_panic;
+	/* p is in the heap: its pointers are stored with the barrier */
+	p->arg.tab = e.tab;
+	writebarrierptr(&p->arg.data, e.data);
+	writebarrierptr((void **)&p->link, g->_panic);
 	g->_panic = p;
 	for (GlDefer *d; (d = g->_defer) != NULL;) {
 		g->_defer = d->link;
@@ -338,7 +340,7 @@ void gl_deferredrecover(G *g, uintptr_t off) { (void)recoverat(g, off); }
 void gl_goexit(G *g) {
 	GlPanic *p = mallocgc(sizeof(GlPanic), &gltype_panic, true);
 	p->goexit = true;
-	p->link = g->_panic;
+	writebarrierptr((void **)&p->link, g->_panic);
 	g->_panic = p;
 	for (GlDefer *d; (d = g->_defer) != NULL;) {
 		g->_defer = d->link;
@@ -355,7 +357,7 @@ void gl_goexit(G *g) {
  * heap). */
 void gl_panicstring(G *g, const char *msg) {
 	GlString *s = mallocgc(sizeof(GlString), &gltype_rtstring, true);
-	s->ptr = (const uint8_t *)msg;
+	writebarrierptr(&s->ptr, msg); /* in the heap, and msg may be too */
 	s->len = (int64_t)strlen(msg);
 	gopanic(g, (GlEface){&gltype_rterror, s});
 }
@@ -491,7 +493,7 @@ void gl_panicassert(G *g, const GlType *have, const GlType *want, const GlType *
 			w = appendstr(w, " (types from different scopes)");
 	}
 	GlString *e = mallocgc(sizeof(GlString), &gltype_rtstring, true);
-	e->ptr = (const uint8_t *)msg;
+	writebarrierptr(&e->ptr, msg);
 	e->len = w - msg;
 	gopanic(g, (GlEface){&gltype_ptrtypeassertionerror, e});
 }
@@ -525,8 +527,13 @@ static GL_NOINLINE void preprintpanics(G *g) {
 		RT_STACKCHECK(g, 0, );
 		GlString s = ((GlString(*)(G *, void *))m->ifn)(g, p->arg.data);
 		GlString *box = mallocgc(sizeof(GlString), &gltype_rtstring, true);
-		*box = s;
-		p->arg = (GlEface){&gltype_rtstring, box};
+		/* field by field: an address of s, taken here, would be
+		 * computed once at entry by gcc, before the call moved the
+		 * stack (DESIGN.md S5) */
+		box->len = s.len;
+		writebarrierptr(&box->ptr, s.ptr);
+		p->arg.tab = &gltype_rtstring;
+		writebarrierptr(&p->arg.data, box);
 	}
 }
 

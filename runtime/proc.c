@@ -2732,6 +2732,7 @@ static void schedinit(void) {
 	if (gl_debug.trace != NULL)
 		traceStart(gl_debug.trace);
 	writeBarrier.enabled = gl_debug.wbforce != 0;
+	wbshadowInit();
 	mallocinit();
 	stackinit();
 	tracebackinit();

@@ -609,6 +609,7 @@ void typedmemclr(const GlType *t, void *p);
  * runtime's roots (a G, a P, sched) need none: the mark greys them again
  * at its end. */
 void writebarrierShade(const void *p); /* mbarrier.c: shade a pointer being published */
+void atomicwb(void **slot, void *ptr);  /* mbarrier.c: the barrier of an atomic pointer store */
 static inline void writebarrierptr(void *slot, const void *ptr) {
 	if (GL_UNLIKELY(writeBarrier.enabled))
 		gcWriteBarrier(NULL, (void **)slot, (void *)ptr);
@@ -622,6 +623,31 @@ void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_
 enum { GL_BARRIER_BULK, GL_BARRIER_SRCONLY, GL_BARRIER_TYPEBITS };
 extern void (*gcWriteBarrierTestHook)(int kind, uintptr_t dst, uintptr_t src, uintptr_t size);
 void wbBufFlush(P *pp);             /* shade what pp's write-barrier buffer holds */
+
+/* mwbshadow.c: GLDEBUG=wbshadow=1, the shadow heap that finds pointer
+ * stores into the heap that bypassed the barrier.  Invariant, for every
+ * pointer word w of an allocated object: *w == *wbshadowOf(w). */
+extern bool wbshadowEnabled;
+void wbshadowInit(void);
+void wbshadowArena(heapArena *ha);           /* a new arena: map its shadow */
+uintptr_t *wbshadowOf(uintptr_t p);          /* p's shadow word; NULL if p is not shadowed */
+void wbshadowMissed(uintptr_t w, uintptr_t *sh); /* returns if the miss did no harm */
+void wbshadowFree(uintptr_t p, uintptr_t n); /* the sweeper freed [p, p+n) */
+void wbshadowCheck(const char *when);        /* world stopped: the whole heap */
+void wbshadowVerify_m(void *word);           /* before a store: the word holds its shadow */
+void wbshadowSync_m(void *word);             /* after it: the shadow takes the word */
+void wbshadowAtomicLock(void);
+void wbshadowAtomicUnlock(void);
+/* A barrier is about to store v into word w: w must still hold what the
+ * last barrier wrote there; then v is what it will hold. */
+static inline void wbshadowWrite(uintptr_t w, uintptr_t v) {
+	uintptr_t *sh = wbshadowOf(w);
+	if (sh == NULL)
+		return;
+	if (GL_UNLIKELY(*sh != *(uintptr_t *)w))
+		wbshadowMissed(w, sh);
+	*sh = v;
+}
 void gcShade(uintptr_t p);          /* mgcmark.c: grey p's object, while marking */
 void gcShadeBuf(const uintptr_t *p, uint64_t n); /* the same for n pointers */
 extern bool gcBlackenEnabled;       /* mgcmark.c: marking runs and mutators may shade */
@@ -781,6 +807,7 @@ typedef struct gl_debugvars {
 	int32_t madvdontneed;
 	int32_t tracebackancestors;
 	int32_t wbforce;         /* the write barrier on all the time (mbarrier.c) */
+	int32_t wbshadow;        /* check every heap pointer store went through it (mwbshadow.c) */
 	int32_t adaptivestackstart;
 	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
 	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */

@@ -73,7 +73,7 @@ void growslice(G *g, GlSlice *s, const GlType *elem, int64_t newlen) {
 		 * gives zerobase, as Go's append uses. */
 		void *p = mallocgc(0, NULL, false);
 		s = stackptr(g, s, soff);
-		s->ptr = p;
+		writebarrierptr(&s->ptr, p);
 		s->cap = newlen;
 		return;
 	}
@@ -105,8 +105,10 @@ void growslice(G *g, GlSlice *s, const GlType *elem, int64_t newlen) {
 	}
 	if (lenmem > 0)
 		memmove(p, stackptr(g, old, ooff), lenmem);
+	/* the header may be in the heap (append to a field through a
+	 * pointer): the old array, overwritten, is shaded by the barrier */
 	s = stackptr(g, s, soff);
-	s->ptr = p;
+	writebarrierptr(&s->ptr, p);
 	s->cap = newcap;
 }
 

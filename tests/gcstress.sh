@@ -5,12 +5,15 @@
 # marked object's pointers checked against the mark bits after marking
 # (gccheckmark: a missed root or a wrong pointer bit throws) — at
 # GLMAXPROCS=1, 2, 4 and 8 (at 2 and 8 with the write barrier on all the
-# time, wbforce: every barrier glc emits and the runtime's typed copies
-# take their slow paths), with the mark stopping the world
+# time and checked, wbshadow: every barrier glc emits and the runtime's
+# typed copies take their slow paths, and a shadow heap written by each
+# barrier finds any pointer store into the heap that bypassed it), with
+# the mark stopping the world
 # (gcstoptheworld=1); then all of it again with the mark concurrent (the
 # default), and once more with every stack moved at every function entry
 # and park (stackforcemove).  The outputs must still equal
-# the goldens.  The programs: those that keep pointers in every kind of
+# the goldens.  Last, wbshadow must catch a program whose stores bypass
+# the barrier.  The programs: those that keep pointers in every kind of
 # place (stacks of parked goroutines, channels, maps, closures, interfaces,
 # defers and panics), those that allocate the most, and one that gives
 # pages back to the OS while others allocate (gc_scavenge_churn).  Each has run.py's
@@ -20,14 +23,14 @@ progs="gc_reachable heap_procs chan_basic chan_select select_stress sync_stress
 map_basic map_keys escape_forms escape_loopvars escape_mapkey escape_closures closure_nested closure_iter
 defer_order defer_modify goroutine_panic iface_smallbox interface_any append_fields alloc_churn fmt_concurrent
 finalizer_basic finalizer_order finalizer_resurrect finalizer_deadlock finalizer_inner finalizer_keepalive finalizer_goroutine
-gc_scavenge_churn typedmem_copy typedmem_chan typedmem_map typedmem_misc"
+gc_scavenge_churn typedmem_copy typedmem_chan typedmem_map typedmem_misc wbshadow_runtime"
 for p in $progs; do
 	[ -e "$here/../testdata/run/$p.gl" ] || { echo "gcstress.sh: no program $p"; exit 1; }
 done
 status=0
 for p in 1 2 4 8; do
 	wb=
-	[ $p = 2 ] || [ $p = 8 ] && wb=,wbforce=1
+	[ $p = 2 ] || [ $p = 8 ] && wb=,wbshadow=1
 	echo "GLMAXPROCS=$p GLDEBUG=gcstoptheworld=1,gcstress=7,clobberfree=1,gccheckmark=1$wb"
 	GLMAXPROCS=$p GLDEBUG=gcstoptheworld=1,gcstress=7,clobberfree=1,gccheckmark=1$wb "$here/run.py" $progs || status=1
 done
@@ -42,4 +45,37 @@ done
 echo "GLMAXPROCS=4 GLDEBUG=gcstress=101,clobberfree=1,gccheckmark=1,stackforcemove=1"
 GLMAXPROCS=4 GLDEBUG=gcstress=101,clobberfree=1,gccheckmark=1,stackforcemove=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} \
 	"$here/run.py" $progs || status=1
+
+# wbshadow can fail: built with GLC_TEST_STOREBYPASS, glc's store() writes
+# its heap stores as plain assignments (no barrier), and the program must
+# die naming the word; built normally, the same program passes.
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/bypass.gl" <<'GL'
+package main
+
+import "runtime"
+
+type node struct {
+	next *node
+	v    int
+}
+
+var root *node // so that the nodes are on the heap
+
+func main() {
+	root = &node{v: 1}
+	root.next = &node{v: 2}
+	runtime.GC()
+	println(root.next.v)
+}
+GL
+GLCACHE=off "$GLC" build -o "$tmp/plain" "$tmp/bypass.gl" &&
+	GLC_TEST_STOREBYPASS=1 GLCACHE=off "$GLC" build -o "$tmp/bypass" "$tmp/bypass.gl" || status=1
+if ! GLDEBUG=wbshadow=1 "$tmp/plain" >"$tmp/plain.log" 2>&1; then
+	echo "FAIL wbshadow: a program whose stores have the barrier failed:"; sed 's/^/    /' "$tmp/plain.log"; status=1
+elif GLDEBUG=wbshadow=1 "$tmp/bypass" >"$tmp/bypass.log" 2>&1 || ! grep -q "write barrier missed" "$tmp/bypass.log"; then
+	echo "FAIL wbshadow: stores without the barrier were not caught:"; sed 's/^/    /' "$tmp/bypass.log"; status=1
+else
+	echo "ok   wbshadow catches stores that bypass the barrier"
+fi
 exit $status

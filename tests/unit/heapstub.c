@@ -15,6 +15,26 @@ void gcShadeBuf(const uintptr_t *p, uint64_t n) {
 	(void)n;
 }
 
+bool wbshadowEnabled; /* never: GLDEBUG is not read */
+
+uintptr_t *wbshadowOf(uintptr_t p) {
+	(void)p;
+	return NULL;
+}
+
+void wbshadowMissed(uintptr_t w, uintptr_t *sh) {
+	(void)w;
+	(void)sh;
+}
+
+void wbshadowVerify_m(void *w) {
+	(void)w;
+}
+
+void wbshadowSync_m(void *w) {
+	(void)w;
+}
+
 bool heapBitsIsPointer(uintptr_t a) {
 	(void)a;
 	return false;
