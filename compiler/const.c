@@ -30,6 +30,7 @@
 
 #include "parse.h"
 #include "types.h"
+#include "unicode.h"
 
 #define MAXBITS 4096           /* exact while numerator and denominator fit this */
 #define PREC 512               /* mantissa bits of a rounded (huge) value */
@@ -1030,6 +1031,49 @@ static void floatstr(Buf *b, const Real *r) {
 	bprintf(b, "%s%se%c%lld", mpq_sgn(r->q) < 0 ? "-" : "", tmp, d < 0 ? '-' : '+', (long long)fabsl(d));
 }
 
+/* A string constant as Go's messages write it: strconv.Quote's form (a
+ * printable rune as it is; \n, \t and the like; \xNN for a byte that is
+ * not UTF-8; \uNNNN or \UNNNNNNNN for any other rune), cut (if cut) as
+ * go/constant cuts a long one: past 72 runes, the first 69 and "...". */
+void quote(Buf *b, const char *s, int64_t n, bool cut) {
+	Buf q = {0};
+	const unsigned char *p = (const unsigned char *)s, *e = p + n;
+	bputc(&q, '"');
+	while (p < e) {
+		int w;
+		int32_t r = utf8decode(p, e, &w);
+		const char *esc = r == '\a' ? "a" : r == '\b' ? "b" : r == '\f' ? "f" : r == '\n' ? "n" :
+				  r == '\r' ? "r" : r == '\t' ? "t" : r == '\v' ? "v" : NULL;
+		if (r < 0) /* Go's decoder steps one byte past anything invalid */
+			bprintf(&q, "\\x%02x", *p), w = 1;
+		else if (r == '"' || r == '\\')
+			bprintf(&q, "\\%c", r);
+		else if (uniprint(r))
+			bprintf(&q, "%.*s", w, (const char *)p);
+		else if (esc)
+			bprintf(&q, "\\%s", esc);
+		else if (r < ' ' || r == 0x7F)
+			bprintf(&q, "\\x%02x", (unsigned)r);
+		else if (r < 0x10000)
+			bprintf(&q, "\\u%04x", (unsigned)r);
+		else
+			bprintf(&q, "\\U%08x", (unsigned)r);
+		p += w;
+	}
+	bputc(&q, '"');
+	const unsigned char *t = (const unsigned char *)q.s, *te = t + q.n;
+	int runes = 0, w;
+	for (const unsigned char *u = t; u < te; u += w, runes++)
+		utf8decode(u, te, &w);
+	if (!cut || runes <= 72) {
+		bput(b, bstr(&q));
+		return;
+	}
+	for (int i = 0; i < 69; i++, t += w)
+		utf8decode(t, te, &w);
+	bprintf(b, "%.*s...", (int)(t - (const unsigned char *)q.s), q.s);
+}
+
 const char *cstr(Const *c) {
 	Buf b = {0};
 	if (!c)
@@ -1051,25 +1095,7 @@ const char *cstr(Const *c) {
 		mpq_clear(im.q);
 		break;
 	}
-	case CK_STRING:
-		bputc(&b, '"');
-		for (int64_t i = 0; i < c->slen && i < 72; i++) {
-			unsigned char ch = (unsigned char)c->s[i];
-			if (ch == '"' || ch == '\\')
-				bprintf(&b, "\\%c", ch);
-			else if (ch == '\n')
-				bput(&b, "\\n");
-			else if (ch == '\t')
-				bput(&b, "\\t");
-			else if (ch < 32 || ch == 127)
-				bprintf(&b, "\\x%02x", ch);
-			else
-				bputc(&b, (char)ch);
-		}
-		if (c->slen > 72)
-			bput(&b, "...");
-		bputc(&b, '"');
-		break;
+	case CK_STRING: quote(&b, c->s, c->slen, true); break;
 	}
 	return bstr(&b);
 }

@@ -78,7 +78,7 @@ static void wexpr(Buf *b, Node *n, int depth) {
 		else
 			bprintf(b, "%lld", (long long)n->ival);
 		break;
-	case N_STRLIT: bput(b, cstr(cstring(n->lit, n->litlen))); break;
+	case N_STRLIT: quote(b, n->lit, n->litlen, false); break; /* Go prints the literal; gl, its value quoted */
 	case N_COMPLIT:
 		wexpr(b, n->a, depth);
 		bput(b, "{…}");
@@ -2195,12 +2195,25 @@ static Type *checkrecover(Node *n, const char *name) {
 	return n->type;
 }
 
+/* print and println take what the runtime can print: no struct or array
+ * (Go's compiler says so at the call, whichever of the two it is). */
+static bool printable(Node *call, Type *t) {
+	int k = under(t)->kind;
+	if (k != T_STRUCT && k != T_ARRAY)
+		return true;
+	errorat(call->pos, "illegal types for operand: print\n\t%s", ts(t));
+	return false;
+}
+
 /* The built-in print and println (checkbuiltin). */
 static Type *checkprint(Node *n, const char *name) {
 	Vec *a = &n->list;
 	if (a->n == 1 && ((Node *)a->v[0])->kind == N_CALL) {
 		Type *t = checkexpr(a->v[0]);
 		if (t && t->kind == T_TUPLE) {
+			for (int i = 0; i < t->fields.n; i++)
+				if (!printable(n, ((Field *)t->fields.v[i])->type))
+					break;
 			n->flags |= NF_SPREAD;
 			n->flags |= NF_NOVALUE | NF_HASCALL;
 			return NULL;
@@ -2216,6 +2229,7 @@ static Type *checkprint(Node *n, const char *name) {
 			continue;
 		}
 		defaultuntyped(y);
+		printable(n, y->type);
 	}
 	n->flags |= NF_NOVALUE | NF_HASCALL;
 	return NULL;
@@ -2645,7 +2659,7 @@ Type *checkcall(Node *n, bool stmt) {
 	}
 	Type *u = under(ft);
 	if (u->kind != T_FUNC) {
-		errorat(n->pos, "invalid operation: cannot call non-function %s", opdesc(fn));
+		errorat(startpos(fn), "invalid operation: cannot call non-function %s", opdesc(fn));
 		for (int i = 0; i < n->list.n; i++)
 			checkexpr(n->list.v[i]);
 		return fail(n);

@@ -60,19 +60,11 @@ static int32_t utf8dec(const unsigned char **pp, const unsigned char *e);
  * rule that matched the identifier takes any byte past 0x7F as a letter,
  * so the check is here. */
 /* A character as Go's messages write it (fmt's %#U): U+0023 '#', and the
- * character itself only when it is printable — never a control, a space
- * other than ' ', a format character or a private-use one (Go's
- * unicode.IsPrint, whose exceptions above 0x7F are these ranges). */
+ * character itself only when it is printable (unicode.c's uniprint, Go's
+ * unicode.IsPrint). */
 static const char *uplus(int32_t r) {
-	static const int32_t noprint[][2] = {
-		{0x00, 0x1F}, {0x7F, 0xA0}, {0xAD, 0xAD}, {0x600, 0x605}, {0x61C, 0x61C}, {0x6DD, 0x6DD},
-		{0x70F, 0x70F}, {0x1680, 0x1680}, {0x180E, 0x180E}, {0x2000, 0x200F}, {0x2028, 0x202F},
-		{0x205F, 0x206F}, {0x3000, 0x3000}, {0xD800, 0xF8FF}, {0xFEFF, 0xFEFF}, {0xFFF9, 0xFFFB},
-		{0x110BD, 0x110BD}, {0xE0000, 0xE007F}, {0xF0000, 0x10FFFF},
-	};
-	for (size_t i = 0; i < sizeof noprint / sizeof noprint[0]; i++)
-		if (r >= noprint[i][0] && r <= noprint[i][1])
-			return xprintf("U+%04X", (unsigned)r);
+	if (!uniprint(r))
+		return xprintf("U+%04X", (unsigned)r);
 	char u[5] = {0};
 	if (r < 0x80)
 		u[0] = (char)r;
@@ -195,26 +187,13 @@ static int utf8enc(char *p, uint32_t r) {
 	return 4;
 }
 
-/* Decode one UTF-8 sequence at *pp (end e).  Returns -1 if invalid. */
+/* Decode one UTF-8 sequence at *pp (end e), and step past it.  Returns
+ * -1 if invalid. */
 static int32_t utf8dec(const unsigned char **pp, const unsigned char *e) {
-	const unsigned char *p = *pp;
-	uint32_t c = *p;
 	int n;
-	uint32_t min;
-	if (c < 0x80) { *pp = p + 1; return (int32_t)c; }
-	if ((c & 0xE0) == 0xC0) { n = 1; c &= 0x1F; min = 0x80; }
-	else if ((c & 0xF0) == 0xE0) { n = 2; c &= 0x0F; min = 0x800; }
-	else if ((c & 0xF8) == 0xF0) { n = 3; c &= 0x07; min = 0x10000; }
-	else { *pp = p + 1; return -1; }
-	if (p + n >= e + 1 && p + n > e) { *pp = p + 1; return -1; }
-	for (int i = 1; i <= n; i++) {
-		if ((p[i] & 0xC0) != 0x80) { *pp = p + 1; return -1; }
-		c = c << 6 | (p[i] & 0x3F);
-	}
-	*pp = p + n + 1;
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return -1;
-	return (int32_t)c;
+	int32_t r = utf8decode(*pp, e, &n);
+	*pp += n;
+	return r;
 }
 
 /* Decode one escape sequence starting at p (which points at the backslash).

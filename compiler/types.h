@@ -203,6 +203,7 @@ Const *cshift(Pos pos, int op, Const *x, uint64_t s);
 bool ccompare(int op, Const *x, Const *y);
 bool crepresentable(Const *c, Type *t, Const **rounded); /* t basic; *rounded gets the value in t */
 const char *cstr(Const *c);                 /* as Go prints it in messages */
+void quote(Buf *b, const char *s, int64_t n, bool cut); /* strconv.Quote's form, cut at 72 runes if cut */
 Const *parseintlit(Pos pos, const char *s);
 Const *parsefloatlit(Pos pos, const char *s);
 Const *parseimaglit(Pos pos, const char *s);

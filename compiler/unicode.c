@@ -8,6 +8,10 @@
  * disagree and no second copy of the table lives in the tree.  Without the
  * file (the lexer's unit test and fuzzer) every rune past ASCII counts as
  * a letter, as glc did before.
+ *
+ * And which runes are printable, for messages that quote a string or a
+ * character as Go's do (strconv.Quote, fmt's %#U): Go's unicode.IsPrint,
+ * categories L, M, N, P and S and the ASCII space, from the same file.
  */
 #include "util.h"
 #include "unicode.h"
@@ -22,8 +26,8 @@ typedef struct Ranges {
 	size_t n;
 } Ranges;
 
-static bool loaded, have;
-static Ranges letters, digits;
+static bool loaded, have, haveprint;
+static Ranges letters, digits, printable[5];
 
 /* The bytes of the string constant `const name = "..." + "..."`: \xNN
  * escapes only (the generator writes every byte so). */
@@ -67,8 +71,13 @@ static void load(void) {
 		return;
 	size_t n;
 	char *src = readwhole(unicodetables, &n);
-	if (src)
-		have = parsetable(src, "tabL", &letters) && parsetable(src, "tabNd", &digits);
+	if (!src)
+		return;
+	have = parsetable(src, "tabL", &letters) && parsetable(src, "tabNd", &digits);
+	static const char *cats[] = {"tabL", "tabM", "tabN", "tabP", "tabS"};
+	haveprint = true;
+	for (int i = 0; i < 5; i++)
+		haveprint = haveprint && parsetable(src, cats[i], &printable[i]);
 }
 
 static uint32_t be(const unsigned char *p, int n) {
@@ -110,4 +119,67 @@ bool unidigit(int32_t r) {
 	if (!loaded)
 		load();
 	return have ? inranges(&digits, r) : false;
+}
+
+/* Without the tables: the runes past ASCII that are not printable in the
+ * ranges where such runes are common (controls, spaces other than ' ',
+ * format characters, surrogates, private use); the rest count as
+ * printable. */
+static bool printfallback(int32_t r) {
+	static const int32_t noprint[][2] = {
+		{0x7F, 0xA0}, {0xAD, 0xAD}, {0x600, 0x605}, {0x61C, 0x61C}, {0x6DD, 0x6DD},
+		{0x70F, 0x70F}, {0x1680, 0x1680}, {0x180E, 0x180E}, {0x2000, 0x200F}, {0x2028, 0x202F},
+		{0x205F, 0x206F}, {0x3000, 0x3000}, {0xD800, 0xF8FF}, {0xFEFF, 0xFEFF}, {0xFFF9, 0xFFFB},
+		{0x110BD, 0x110BD}, {0xE0000, 0xE007F}, {0xF0000, 0x10FFFF},
+	};
+	for (size_t i = 0; i < sizeof noprint / sizeof noprint[0]; i++)
+		if (r >= noprint[i][0] && r <= noprint[i][1])
+			return false;
+	return true;
+}
+
+bool uniprint(int32_t r) {
+	if (r < 0x80)
+		return r >= 0x20 && r < 0x7F;
+	if (r > 0x10FFFF)
+		return false;
+	if (!loaded)
+		load();
+	if (!haveprint)
+		return printfallback(r);
+	for (int i = 0; i < 5; i++)
+		if (inranges(&printable[i], r))
+			return true;
+	return false;
+}
+
+/* Decode the UTF-8 sequence at p (end e): the rune, and in *n its length;
+ * -1 for an invalid sequence (overlong, a surrogate, past U+10FFFF,
+ * truncated), of length *n, which is then 1 unless the sequence was valid
+ * but its value was not (as the lexer has always stepped). */
+int32_t utf8decode(const unsigned char *p, const unsigned char *e, int *n) {
+	uint32_t c = *p, min;
+	int k;
+	*n = 1;
+	if (c < 0x80)
+		return (int32_t)c;
+	if ((c & 0xE0) == 0xC0)
+		k = 1, c &= 0x1F, min = 0x80;
+	else if ((c & 0xF0) == 0xE0)
+		k = 2, c &= 0x0F, min = 0x800;
+	else if ((c & 0xF8) == 0xF0)
+		k = 3, c &= 0x07, min = 0x10000;
+	else
+		return -1;
+	if (e - p <= k)
+		return -1;
+	for (int i = 1; i <= k; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return -1;
+		c = c << 6 | (p[i] & 0x3F);
+	}
+	*n = k + 1;
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return -1;
+	return (int32_t)c;
 }
