@@ -96,12 +96,13 @@ int64_t reflect_chancap(G *g, GlChan *c) {
 }
 
 /* Store the value (t, word) in the interface of type it at p (reflect has
- * checked that t implements it). */
+ * checked that t implements it).  p is in the heap (a reflect.Value's
+ * target): with the barrier. */
 void reflect_setIface(G *g, const GlType *it, GlIface *p, const GlType *t, void *word) {
 	(void)g;
 	const GlItab *tab = t ? getitab(it, t, true) : NULL;
-	p->tab = tab;
-	p->data = tab ? word : NULL;
+	writebarrierptr(&p->tab, tab);
+	writebarrierptr(&p->data, tab ? word : NULL);
 }
 
 /* A word that holds a pointer: the element of reflect_makeFuncArgs's array. */
