@@ -119,6 +119,7 @@ const char *temp(Type *t);             /* a new temporary: C local or frame memb
 const char *frametemp(Type *t);        /* a new temporary in the data frame (addressable) */
 int tempmark(void);                    /* temporaries made after this ... */
 void temprelease(int mark);            /* ... are free again */
+void tempclear(int mark);              /* ... are zeroed if the collector scans them */
 const char *addrof(Node *n);           /* &lvalue (n addressable) */
 const char *derefptr(const char *p, Type *t); /* *p, p of pointer type t */
 /* A place a store writes: a C lvalue and whether it is memory that only

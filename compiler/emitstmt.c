@@ -1058,6 +1058,8 @@ void stmt(Node *n) {
 		return;
 	int mark = tempmark();
 	stmt1(n);
+	if (n->kind != N_RETURN) /* after a return the frame is gone */
+		tempclear(mark);
 	temprelease(mark);
 }
 

@@ -496,6 +496,12 @@ void gl_morestack(G *g);
 #define GL_FRAME_RELOAD(T, fp, fpoff) (fp = (T *)(GL_RBP() - (fpoff)))
 #define GL_FRAME_LEAVE(g, fp) ((g)->topframe = (fp)->h.prev)
 
+/* A data-frame member no later code reads, zeroed so that the collector
+ * does not take its old pointers for live ones (compiler/emitexpr.c,
+ * tempclear).  A plain store: the frame is stack memory, which the write
+ * barrier never covers (the hybrid barrier's point). */
+#define GL_CLEAR(x) memset(&(x), 0, sizeof(x))
+
 /* A package variable that can hold pointers, for the collector: glc
  * emits one record per variable into the section glroots, and the
  * runtime walks them from __start_glroots to __stop_glroots (mgc.c), as

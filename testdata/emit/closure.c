@@ -207,6 +207,7 @@ GL_FUNC void main_safediv(G *g, struct gltuple_int_string *out, int64_t p0, int6
 	GL_PCLINE(main_safediv__info, 15);
 	gl_deferproc(g, &fp->h, fp->t1);
 	RELOAD;
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/closure.gl:20 */
 	t2 = _b;
 	if (GL_UNLIKELY(t2 == 0)) {
@@ -270,6 +271,7 @@ GL_NOINLINE GL_FUNC static void main_safediv_func1(G *g, GlFunc *ctx) {
 		GL_PCLINE(main_safediv_func1__info, 16);
 		{ __auto_type r_ = gl_recover(g, GL_RBP()); RELOAD; fp->t1 = r_; }
 		fp->_r = fp->t1;
+		GL_CLEAR(fp->t1);
 		if (((fp->_r).tab != NULL)) {
 			/* testdata/emit/closure.gl:17 */
 			GL_STORE2((*fp->_err), ((GlString){(const uint8_t *)"division by zero", 16}), &gltype_string);
@@ -313,6 +315,7 @@ GL_FUNC void main_main(G *g) {
 	{ __auto_type r_ = main_counter(g); RELOAD; fp->t1 = r_; }
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	fp->_c = fp->t1;
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/closure.gl:25 */
 	fp->t1 = fp->_c;
 	if (GL_UNLIKELY(!fp->t1)) {
@@ -321,9 +324,10 @@ GL_FUNC void main_main(G *g) {
 		goto unwind;
 	}
 	GL_PCLINE(main_main__info, 25);
-	t2 = ((int64_t (*)(G *, GlFunc *))fp->t1->fn)(g, fp->t1);
+	(void)((int64_t (*)(G *, GlFunc *))fp->t1->fn)(g, fp->t1);
 	RELOAD;
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/closure.gl:26 */
 	fp->t1 = fp->_c;
 	if (GL_UNLIKELY(!fp->t1)) {
@@ -339,6 +343,7 @@ GL_FUNC void main_main(G *g) {
 	printint((int64_t)(t2));
 	printnl();
 	printunlock();
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/closure.gl:27 */
 	GL_PCLINE(main_main__info, 27);
 	main_safediv(g, &fp->t3, ((int64_t)7ll), ((int64_t)2ll));

@@ -146,10 +146,12 @@ GL_FUNC void main_main(G *g) {
 			printstring(fp->t4);
 			printnl();
 			printunlock();
+			GL_CLEAR(fp->t4);
 			L2_continue:;
 		}
 		L1_break:;
 	}
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/elseif.gl:25 */
 	goto ret;
 ret:

@@ -195,6 +195,7 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 			}
 			GL_STORE2(((GlString *)fp->_out.ptr)[fp->_out.len + 0], fp->t2, &gltype_string);
 			fp->_out.len += 1;
+			GL_CLEAR(fp->t2);
 			L2_continue:;
 		}
 		L1_break:;
@@ -256,6 +257,8 @@ GL_FUNC void main_main(G *g) {
 		}
 		L1_break:;
 	}
+	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->t3);
 	/* testdata/emit/frame.gl:30 */
 	goto ret;
 ret:

@@ -134,10 +134,12 @@ GL_FUNC void main_worker(G *g, int64_t p0, GlChan * p1, GlChan * p2) {
 			chansend1(g, fp->t4, &fp->t5);
 			RELOAD;
 			if (GL_UNLIKELY(g->unwinding)) goto unwind;
+			GL_CLEAR(fp->t4);
 			L2_continue:;
 		}
 		L1_break:;
 	}
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/goroutine.gl:10 */
 	goto ret;
 ret:
@@ -194,16 +196,19 @@ GL_FUNC void main_main(G *g) {
 	GL_PCLINE(main_main__info, 13);
 	{ __auto_type r_ = newobject(&gltype_chan_int); RELOAD; fp->_jobs = r_; }
 	GL_STOREPTR((*fp->_jobs), fp->t1);
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/goroutine.gl:14 */
 	GL_PCLINE(main_main__info, 14);
 	{ __auto_type r_ = makechan(g, &gltype_chan_int, 0); RELOAD; fp->t1 = r_; }
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	fp->_results = fp->t1;
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/goroutine.gl:15 */
 	GL_PCLINE(main_main__info, 15);
 	{ __auto_type r_ = makechan(g, &gltype_chan_bool, 0); RELOAD; fp->t1 = r_; }
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	fp->_done = fp->t1;
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/goroutine.gl:16 */
 	fp->t1 = ((GlChan *)((*fp->_jobs)));
 	fp->t2 = ((GlChan *)(fp->_results));
@@ -216,6 +221,9 @@ GL_FUNC void main_main(G *g) {
 	GL_PCLINE(main_main__info, 16);
 	gl_go(g, (GlFunc *)fp->t3);
 	RELOAD;
+	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->t2);
+	GL_CLEAR(fp->t3);
 	/* testdata/emit/goroutine.gl:17 */
 	GL_PCLINE(main_main__info, 17);
 	{ __auto_type r_ = newobject(&gltype_struct_f0_f1); RELOAD; fp->t4 = r_; }
@@ -224,6 +232,7 @@ GL_FUNC void main_main(G *g) {
 	GL_PCLINE(main_main__info, 17);
 	gl_go(g, fp->t4);
 	RELOAD;
+	GL_CLEAR(fp->t4);
 	/* testdata/emit/goroutine.gl:23 */
 	_sum = ((int64_t)0ll);
 	/* testdata/emit/goroutine.gl:24 */
@@ -263,6 +272,9 @@ GL_FUNC void main_main(G *g) {
 				}
 				L3_break:;
 			}
+			GL_CLEAR(fp->t5);
+			GL_CLEAR(fp->t1);
+			GL_CLEAR(fp->t2);
 			L2_continue:;
 		}
 		L1_break:;
@@ -318,6 +330,7 @@ GL_FUNC static void main_main_func1(G *g, GlFunc *ctx) {
 			chansend1(g, fp->t1, &fp->t2);
 			RELOAD;
 			if (GL_UNLIKELY(g->unwinding)) goto unwind;
+			GL_CLEAR(fp->t1);
 			L2_continue:;
 			/* testdata/emit/goroutine.gl:18 */
 			_i = ((int64_t)(_i + ((int64_t)1ll)));
@@ -330,6 +343,7 @@ GL_FUNC static void main_main_func1(G *g, GlFunc *ctx) {
 	closechan(g, fp->t1);
 	RELOAD;
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
+	GL_CLEAR(fp->t1);
 	/* testdata/emit/goroutine.gl:22 */
 	goto ret;
 ret:

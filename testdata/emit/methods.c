@@ -210,10 +210,13 @@ GL_FUNC int64_t main_total(G *g, const GlSlice *p0) {
 			RELOAD;
 			if (GL_UNLIKELY(g->unwinding)) goto unwind;
 			_t = ((int64_t)(t4 + t6));
+			GL_CLEAR(fp->t5);
 			L2_continue:;
 		}
 		L1_break:;
 	}
+	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->t3);
 	/* testdata/emit/methods.gl:24 */
 	_r0 = _t;
 	goto ret;
@@ -301,6 +304,9 @@ GL_FUNC GlString main_describe(G *g, GlIface p0) {
 		goto L1_break;
 		L1_break:;
 	}
+	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->t2);
+	GL_CLEAR(fp->t4);
 	/* testdata/emit/methods.gl:37 */
 	fp->_r0 = ((GlString){(const uint8_t *)"\077", 1});
 	goto ret;
@@ -365,6 +371,11 @@ GL_FUNC void main_main(G *g) {
 	fp->t6 = ((GlIface){&glitab_ptr_main_Square__main_Shape.h, (void *)(fp->t5)});
 	GL_STORE2(((GlIface *)fp->t1.ptr)[1], fp->t6, &gltype_main_Shape);
 	fp->_shapes = fp->t1;
+	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->t3);
+	GL_CLEAR(fp->t4);
+	GL_CLEAR(fp->t5);
+	GL_CLEAR(fp->t6);
 	/* testdata/emit/methods.gl:42 */
 	GL_PCLINE(main_main__info, 42);
 	t7 = main_total(g, &fp->_shapes);
@@ -396,6 +407,10 @@ GL_FUNC void main_main(G *g) {
 	printstring(fp->t9);
 	printnl();
 	printunlock();
+	GL_CLEAR(fp->t4);
+	GL_CLEAR(fp->t8);
+	GL_CLEAR(fp->t6);
+	GL_CLEAR(fp->t9);
 	/* testdata/emit/methods.gl:43 */
 	goto ret;
 ret:

@@ -201,6 +201,12 @@ GL_FUNC void main_main(G *g) {
 	printstring(fp->t6);
 	printnl();
 	printunlock();
+	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->t2);
+	GL_CLEAR(fp->t3);
+	GL_CLEAR(fp->t4);
+	GL_CLEAR(fp->t5);
+	GL_CLEAR(fp->t6);
 	/* testdata/emit/switch.gl:34 */
 	goto ret;
 ret:
