@@ -175,7 +175,8 @@ static void allocStopCheck(mallocArgs *a) {
 	if ((uintptr_t)a < gp->stack.lo || (uintptr_t)a >= gp->stack.hi || mp->p == NULL || !canpreemptm(mp))
 		return;
 	/* a mark assist's debt (mgcmark.c): paid here, or the P yielded */
-	if (!__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) && !gcAssistAlloc(gp))
+	if (!__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) && !gcAssistAlloc(gp) &&
+	    !__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED)) /* asked during the assist */
 		return;
 	gp->preempt = false;
 	gp->stackguard0 = stackguard(gp);

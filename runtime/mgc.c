@@ -259,11 +259,12 @@ static int64_t gccpuTotal; /* the collector's CPU time, all cycles (gctrace's %)
  * is the assists' and the worker's time, or every P's when it stopped
  * the world. */
 typedef struct cyclecpu {
-	int64_t p1, assist, bg, p2;
+	int64_t p1, assist, bg, idle, p2;
 } cyclecpu;
 
 static cyclecpu cycleCPU(int64_t t0, int64_t t1, int64_t t2, int64_t tend, bool concurrent) {
-	cyclecpu c = {(t1 - t0) * gomaxprocs, gcstats.assistNs, gcstats.bgMarkNs, (tend - t2) * gomaxprocs};
+	cyclecpu c = {(t1 - t0) * gomaxprocs, gcstats.assistNs, gcstats.bgMarkNs, gcstats.idleMarkNs,
+		      (tend - t2) * gomaxprocs};
 	if (!concurrent)
 		c.bg = (t2 - t1) * gomaxprocs;
 	return c;
@@ -272,7 +273,7 @@ static cyclecpu cycleCPU(int64_t t0, int64_t t1, int64_t t2, int64_t tend, bool 
 /* After a cycle: the collector's share of the CPU since the program
  * began (MemStats.GCCPUFraction, gctrace's U%). */
 static void gcCPUAccount(cyclecpu c, int64_t tend) {
-	gccpuTotal += c.p1 + c.assist + c.bg + c.p2;
+	gccpuTotal += c.p1 + c.assist + c.bg + c.idle + c.p2;
 	int64_t elapsed = (tend - gcstartnano) * gomaxprocs;
 	gcstats.cpuFraction = elapsed > 0 ? (double)gccpuTotal / (double)elapsed : 0;
 }
@@ -282,7 +283,8 @@ static void gcCPUAccount(cyclecpu c, int64_t tend) {
  * throughout), the mark (concurrent, or with the world stopped), and the
  * last pause (mark termination); their CPU time — a pause stops every P,
  * and the mark's is split into assists (allocating goroutines scanning,
- * mgcmark.c), the background worker, and idle workers (gl has none: 0);
+ * mgcmark.c), the background worker in its own share, and the worker on
+ * Ps that had nothing else to run;
  * the share of the CPU the collector took since the program began; the
  * heap when the cycle began, when marking ended, and marked live:
  * "gc N @T s U%: PAUSE+MARK+PAUSE ms clock, P1+ASSIST/BG/IDLE+P2 ms cpu,
@@ -306,7 +308,9 @@ static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t b
 	printmilli(cpu.assist / 1000);
 	prints("/");
 	printmilli(cpu.bg / 1000);
-	prints("/0+");
+	prints("/");
+	printmilli(cpu.idle / 1000);
+	prints("+");
 	printmilli(cpu.p2 / 1000);
 	prints(" ms cpu, ");
 	printuint(before >> 20);
@@ -369,7 +373,7 @@ static void checkroots(void) {
 
 static void gcResetStats(void) {
 	gcstats.markedObjects = gcstats.markedBytes = gcstats.scannedBytes = 0;
-	gcstats.assistNs = gcstats.bgMarkNs = 0;
+	gcstats.assistNs = gcstats.bgMarkNs = gcstats.idleMarkNs = 0;
 	gcstats.stacks = gcstats.spans = gcstats.freedObjects = gcstats.freedBytes = 0;
 }
 
@@ -576,10 +580,19 @@ static void gcMarkDone(uint32_t c) {
 	wakefing();
 }
 
-/* The background worker.  Parked between cycles (bgworkerparked, under
- * bgworkerlock); gcStart readies it. */
+/* The background worker: one goroutine, in one of three states.  It runs;
+ * or it is parked between cycles, and gcStart readies it
+ * (gcBgMarkStart_m); or it is parked during a mark, waiting for its turn
+ * on a P, which the scheduler gives it (gcFindRunnableWorker, called by
+ * findRunnable: Go's findRunnableGCWorker) when its share of the CPU is
+ * due, or when a P has nothing else to run (Go's idle mark worker).
+ * bgworkerstate changes from workerParkedCycle only under bgworkerlock,
+ * from workerWaitingP by a compare-and-swap (the scheduler takes no lock),
+ * and to either only in parkworker_unlock, once the worker is switched out. */
+enum { workerRunning, workerParkedCycle, workerWaitingP };
 static G *bgworker;
-static bool bgworkerparked;
+static int32_t bgworkerstate;
+static int32_t bgworkerparkas; /* the state its next park enters */
 static uint32_t bgworkercycle; /* the cycle it was woken for */
 static mutex bgworkerlock;
 
@@ -587,7 +600,67 @@ typedef struct bgslice {
 	uint32_t cycle;
 	bool more;
 	bool stacksdone; /* every stack of the cycle scanned */
+	bool idle;       /* this turn is an idle P's: end it when the P has other work */
 } bgslice;
+
+/* Go's split of the collector's 25% of GLMAXPROCS
+ * (gcControllerState.startCycle): int(procs/4 + 0.5) dedicated workers,
+ * which mark without yielding, unless that number misses the 25% by more
+ * than 30%; the rest of the 25% is a fractional worker's, which marks
+ * only while its share of the time since the mark began is not used up.
+ * gl has one worker: dedicated from 4 Ps up (at 2 Ps, a dedicated worker
+ * would take half the machine: with two goroutines making garbage and a
+ * 1 ms ticker, the ticker waited up to 37 ms for the one P left, where
+ * the share gives it ~15 — bench/gc/run's pause), fractional below. */
+static bool workerDedicated(int32_t procs) {
+	double goal = procs * 0.25;
+	int32_t n = (int32_t)(goal + 0.5);
+	double err = (double)n / goal - 1;
+	if ((err > 0.3 || err < -0.3) && n > goal)
+		n--;
+	return n >= 1;
+}
+
+/* Whether the fractional worker's time this mark (not counting its turns
+ * on idle Ps) is under slack times its share: procs/4 of one P since the
+ * mark began.  Go lets it run to 1.2 times its share before it stops
+ * (pollFractionalWorkerExit) and starts it again below 1. */
+static bool workerShareLeft(int64_t now, double slack) {
+	int64_t elapsed = now - cycle.t1;
+	int64_t used = __atomic_load_n(&gcstats.bgMarkNs, __ATOMIC_RELAXED);
+	return elapsed <= 0 || (double)used < slack * 0.25 * gomaxprocs * (double)elapsed;
+}
+
+/* For sysmon (proc.c, pwantsrun): the worker waits for a P and is due
+ * one, so a goroutine that holds its P past its time slice is preempted
+ * for it, as for any goroutine waiting in a run queue. */
+bool gcWorkerWantsP(int64_t now) {
+	return __atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE) &&
+	       __atomic_load_n(&bgworkerstate, __ATOMIC_ACQUIRE) == workerWaitingP &&
+	       (workerDedicated(gomaxprocs) || workerShareLeft(now, 1.0));
+}
+
+/* The next turn's slice state: not in the worker's frame, since its
+ * parks may move its stack (DESIGN.md S4). */
+static bgslice bgworkslice;
+
+/* From findRunnable, on g0 with a P: the worker, runnable, if it waits
+ * for a P and this one should run it now — always on a P with nothing
+ * else to do (idle), else when its share is due; NULL otherwise. */
+G *gcFindRunnableWorker(bool idle) {
+	if (GL_LIKELY(!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE)) ||
+	    __atomic_load_n(&bgworkerstate, __ATOMIC_ACQUIRE) != workerWaitingP)
+		return NULL;
+	if (!idle && !gcWorkerWantsP(nanotime()))
+		return NULL;
+	int32_t want = workerWaitingP;
+	if (!__atomic_compare_exchange_n(&bgworkerstate, &want, workerRunning, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
+		return NULL;
+	bgworkslice.idle = idle;
+	casgstatus(bgworker, Gwaiting, Grunnable);
+	return bgworker;
+}
 
 /* Scan the stacks of cycle c's goroutines one at a time, each stopped
  * and claimed for the while by suspendG (preempt.c): a parked, runnable
@@ -620,9 +693,9 @@ static bool bgScanStacks(uint32_t c) {
 }
 
 /* One slice of the worker's time, on g0: the stacks not scanned yet,
- * then drain for about a millisecond (Go's dedicated worker runs until
- * preempted; gl's yields instead, so that with one P the program gets
- * the rest). */
+ * then drain for about a millisecond, less on an idle P that gets other
+ * work meanwhile (Go's dedicated worker runs until preempted; gl's
+ * yields instead, so that with one P the program gets the rest). */
 static void bgMarkSlice_m(void *arg) {
 	bgslice *a = arg;
 	int64_t t0 = nanotime(), end = t0 + 1000000;
@@ -630,13 +703,16 @@ static void bgMarkSlice_m(void *arg) {
 		a->stacksdone = bgScanStacks(a->cycle);
 	gcDrainLock();
 	uint64_t s0 = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
-	do
+	bool busy = false;
+	do {
 		a->more = gcMarking() && a->cycle == gccycle && gcDrainN(64 << 10);
-	while (a->more && nanotime() < end && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
+		if (a->idle)
+			phaswork_m(&busy);
+	} while (a->more && !busy && nanotime() < end && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
 	/* the assists may take this scan work as theirs (mgcmark.c) */
 	gcFlushBgCredit((int64_t)(__atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED) - s0));
 	gcDrainUnlock();
-	__atomic_fetch_add(&gcstats.bgMarkNs, nanotime() - t0, __ATOMIC_RELAXED);
+	__atomic_fetch_add(a->idle ? &gcstats.idleMarkNs : &gcstats.bgMarkNs, nanotime() - t0, __ATOMIC_RELAXED);
 	/* stacks left for a later slice (a stop-the-world came first) */
 	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
 		a->more = true;
@@ -644,46 +720,74 @@ static void bgMarkSlice_m(void *arg) {
 
 static bool parkworker_unlock(G *gp, void *arg) {
 	(void)gp;
+	__atomic_store_n(&bgworkerstate, bgworkerparkas, __ATOMIC_RELEASE);
 	unlock(arg);
 	return true;
 }
 
-/* Between two slices.  Go runs int(GOMAXPROCS x 25% + 0.5) dedicated
- * workers, which mark without yielding (one from 2 Ps up), and a
- * fractional one for the rest of the 25%.  gl has one worker: dedicated
- * from 2 Ps up — it keeps its P, and when sysmon asks it to yield, the
- * goroutines queued behind it go to the global queue instead, as Go's
- * do; it stops only for a stop-the-world or suspendG — and otherwise
- * fractional: it yields after each slice.  (A worker that yielded at 2
- * Ps waited behind the program's goroutines in the global queue, and a
- * mark took half a second while the heap doubled: bench/gc.) */
-static void bgworkerYield(G *g) {
-	bool dedicated = gomaxprocs * 25 + 50 >= 100;
-	if (!dedicated || __atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) ||
-	    __atomic_load_n(&g->preemptStop, __ATOMIC_ACQUIRE))
-		gosched();
-	else if (__atomic_load_n(&g->preempt, __ATOMIC_ACQUIRE)) {
-		g->preempt = false;
-		systemstack(runqkick_m, NULL);
-	}
+/* Park until gcBgMarkStart_m wakes it (workerParkedCycle) or the
+ * scheduler gives it a P (workerWaitingP). */
+static void bgworkerPark(int32_t as) {
+	lock(&bgworkerlock);
+	bgworkerparkas = as;
+	gopark(parkworker_unlock, &bgworkerlock, waitReasonGCWorkerIdle);
 }
 
-/* The worker's slice state: not in its frame, since gosched may move
- * its stack (DESIGN.md S4). */
-static bgslice bgworkslice;
+static void wakep_m(void *arg) {
+	(void)arg;
+	wakep();
+}
+
+/* Between two slices.  Dedicated (from 4 Ps): it keeps its P, and when
+ * sysmon asks it to yield, the goroutines queued behind it go to the
+ * global queue instead, as Go's do; it stops only for a stop-the-world or
+ * suspendG.  Fractional, or on an idle P: it gives the P back when its
+ * share is used up, or when the idle P has other work, and waits for the
+ * scheduler to give it one again; an idle P, if there is one, is woken to
+ * take it at once. */
+static void bgworkerYield(G *g) {
+	if (__atomic_load_n(&g->preemptStop, __ATOMIC_ACQUIRE)) {
+		gosched();
+		return;
+	}
+	bool stw = __atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE);
+	if (workerDedicated(gomaxprocs) && !bgworkslice.idle) {
+		if (stw)
+			gosched();
+		else if (__atomic_load_n(&g->preempt, __ATOMIC_ACQUIRE)) {
+			g->preempt = false;
+			systemstack(runqkick_m, NULL);
+		}
+		return;
+	}
+	bool busy = false;
+	systemstack(phaswork_m, &busy);
+	if (!bgworkslice.idle)
+		/* its share used up, or a goroutine just readied on this P
+		 * (runnext: a timer's, a channel partner's) waits for it, or
+		 * sysmon asks for the P for the goroutines queued on it */
+		busy = !workerShareLeft(nanotime(), 1.2) ||
+		       __atomic_load_n(&getm()->p->runnext, __ATOMIC_ACQUIRE) != NULL ||
+		       (__atomic_load_n(&g->preempt, __ATOMIC_ACQUIRE) && busy);
+	if (!stw && !busy)
+		return;
+	g->preempt = false;
+	if (!stw && __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0)
+		systemstack(wakep_m, NULL);
+	bgworkerPark(workerWaitingP);
+}
 
 static void gcBgMarkWorker(G *g, void *arg) {
-	(void)g;
 	(void)arg;
 	uint32_t done = 0; /* the last cycle it worked for */
 	for (;;) {
 		lock(&bgworkerlock);
 		if (bgworkercycle == done) {
-			bgworkerparked = true;
+			bgworkerparkas = workerParkedCycle;
 			gopark(parkworker_unlock, &bgworkerlock, waitReasonGCWorkerIdle);
 		} else
 			unlock(&bgworkerlock);
-		bgworkslice = (bgslice){__atomic_load_n(&bgworkercycle, __ATOMIC_ACQUIRE), true, false};
+		bgworkslice = (bgslice){__atomic_load_n(&bgworkercycle, __ATOMIC_ACQUIRE), true, false, bgworkslice.idle};
 		done = bgworkslice.cycle;
 		for (;;) {
 			systemstack(bgMarkSlice_m, &bgworkslice);
@@ -693,6 +797,7 @@ static void gcBgMarkWorker(G *g, void *arg) {
 		}
 		if (gcMarking() && done == __atomic_load_n(&gccycle, __ATOMIC_ACQUIRE))
 			gcMarkDone(done);
+		bgworkslice.idle = false;
 	}
 }
 
@@ -702,16 +807,21 @@ static void gcBgMarkStart_m(void) {
 	G *gp = NULL;
 	lock(&bgworkerlock);
 	__atomic_store_n(&bgworkercycle, gccycle, __ATOMIC_RELEASE);
+	int32_t waiting = workerWaitingP;
 	if (bgworker == NULL) {
 		__atomic_add_fetch(&sched.ngsys, 1, __ATOMIC_RELAXED);
 		bgworker = newproc(gcBgMarkWorker, NULL, "runtime.gcBgMarkWorker");
-	} else if (bgworkerparked) {
-		bgworkerparked = false;
+	} else if (__atomic_load_n(&bgworkerstate, __ATOMIC_ACQUIRE) == workerParkedCycle) {
+		__atomic_store_n(&bgworkerstate, workerRunning, __ATOMIC_RELAXED);
 		gp = bgworker;
-	}
+	} else if (__atomic_compare_exchange_n(&bgworkerstate, &waiting, workerRunning, false, __ATOMIC_ACQ_REL,
+					       __ATOMIC_RELAXED))
+		gp = bgworker;
 	unlock(&bgworkerlock);
-	if (gp != NULL)
+	if (gp != NULL) {
+		bgworkslice.idle = false;
 		goready(gp);
+	}
 }
 
 bool isGCWorker(const G *gp) {

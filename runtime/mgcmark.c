@@ -234,7 +234,9 @@ static int64_t assistDrain(int64_t want) {
 	if (!trylock(&drainlock))
 		return -1;
 	int64_t done = 0;
-	while (done < want && gcMarking() && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE)) {
+	G *gp = getm()->curg; /* the assisting goroutine: it stops for a preemption request */
+	while (done < want && gcMarking() && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE)) {
 		uint64_t s0 = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
 		bool more = gcDrainN(assistChunk);
 		done += (int64_t)(__atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED) - s0);
@@ -294,31 +296,51 @@ static void markslot(uintptr_t *slot, void *arg) {
 	greyobject(*slot, &work);
 }
 
-/* Scan one grey object: every word its pointer bits mark (Go's
- * scanobject), but for pointers into the object itself.  A large object is scanned up to where its allocation
- * ends (limit), a small one its whole slot: the bits past the type's
- * ptrdata are clear. */
-static uintptr_t scanobject(uintptr_t obj) {
-	mspan *s = spanOfHeap(obj);
-	uintptr_t end = spanClass_sizeclass(s->spanclass) == 0 ? s->limit : obj + s->elemsize;
-	heapArena *ha = arenaOf(obj);
-	for (uintptr_t a = obj; a < end; a += 8) {
+/* A large object is scanned in pieces of this size, its oblets (Go's
+ * maxObletBytes), each a unit of work of its own: the 8 MiB pointer
+ * array of bench/gc's pause program, scanned at once, held an assisting
+ * goroutine 13-16 ms past a preemption request, and its ticker waited. */
+enum { maxObletBytes = 128 << 10 };
+
+/* Scan one grey object, or one oblet of a large one: every word its
+ * pointer bits mark (Go's scanobject), but for pointers into the object
+ * itself.  b is an object's start, or an oblet's (b inside a large
+ * object's span): the first visit of a large object queues its other
+ * oblets.  A large object is scanned up to where its allocation ends
+ * (limit), a small one its whole slot: the bits past the type's ptrdata
+ * are clear. */
+static uintptr_t scanobject(uintptr_t b) {
+	mspan *s = spanOfHeap(b);
+	uintptr_t base = b, limit = b + s->elemsize, end = limit;
+	if (spanClass_sizeclass(s->spanclass) == 0) {
+		base = s->startAddr;
+		limit = s->limit;
+		end = limit;
+		if (limit - base > maxObletBytes) {
+			if (b == base)
+				for (uintptr_t o = base + maxObletBytes; o < limit; o += maxObletBytes)
+					workpush(&work, o);
+			end = limit - b > maxObletBytes ? b + maxObletBytes : limit;
+		}
+	}
+	heapArena *ha = arenaOf(b);
+	for (uintptr_t a = b; a < end; a += 8) {
 		uintptr_t w = (a & (heapArenaBytes - 1)) >> 3;
 		if ((w & 7) == 0 && ha->bitmap[w >> 3] == 0 && a + 64 <= end) {
 			a += 56; /* eight words without a pointer */
 			continue;
 		}
 		uintptr_t p = *(uintptr_t *)a;
-		/* a pointer back into obj is skipped: obj is marked already,
-		 * except as a finalizer's root (markrootSpans), where a
-		 * pointer to itself must not keep it alive */
-		if ((ha->bitmap[w >> 3] >> (w & 7) & 1) && p - obj >= end - obj)
+		/* a pointer back into the object is skipped: it is marked
+		 * already, except as a finalizer's root (markrootSpans), where
+		 * a pointer to itself must not keep it alive */
+		if ((ha->bitmap[w >> 3] >> (w & 7) & 1) && p - base >= limit - base)
 			greyobject(p, &work);
 		if (((a + 8) & (heapArenaBytes - 1)) == 0)
 			ha = arenaOf(a + 8); /* a large object may cross into the next arena */
 	}
-	work.scannedBytes += end - obj;
-	return end - obj;
+	work.scannedBytes += end - b;
+	return end - b;
 }
 
 /* Blacken until nothing is grey (Go's gcDrain), or until budget bytes

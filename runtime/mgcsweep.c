@@ -347,9 +347,17 @@ void deductSweepCredit(uint64_t spanBytes) {
 	uint64_t live = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	uint64_t grown = spanBytes + (live > sweep.heapLiveBasis ? live - sweep.heapLiveBasis : 0);
 	uint64_t target = (uint64_t)(((unsigned __int128)ppb * grown) >> 32);
-	while (__atomic_load_n(&sweep.pagesSwept, __ATOMIC_RELAXED) < target)
+	G *gp = getm()->curg;
+	while (__atomic_load_n(&sweep.pagesSwept, __ATOMIC_RELAXED) < target) {
 		if (sweepone() == UINTPTR_MAX)
 			break;
+		/* A goroutine asked to stop stops (the allocation's way out
+		 * honours the request) and pays the rest at its next span:
+		 * with the heap near the trigger the debt can be the whole
+		 * heap, 10 ms of sweeping at 100 MB (bench/gc's pause). */
+		if (gp != NULL && __atomic_load_n(&gp->preempt, __ATOMIC_RELAXED))
+			break;
+	}
 }
 
 /* Before a large allocation of npages: sweep the spans of large objects

@@ -1335,16 +1335,28 @@ top:;
 
 	/* the global queue once in a while, so that two goroutines readying
 	 * each other through runnext cannot starve it */
+	G *gp;
 	if (pp->schedtick % 61 == 0 && __atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) > 0) {
 		lock(&sched.lock);
-		G *gp = globrunqget(pp, 1);
+		gp = globrunqget(pp, 1);
 		unlock(&sched.lock);
 		if (gp != NULL) {
 			*inheritTime = false;
 			return gp;
 		}
 	}
-	G *gp = runqget(pp, inheritTime);
+	/* The collector's mark worker, if its share of the CPU is due: after
+	 * a goroutine just readied here (runnext), before the rest of the
+	 * queue (Go's findRunnableGCWorker comes first of all; gl's worker
+	 * leaves its P to a runnext goroutine too, mgc.c's bgworkerYield) */
+	if (__atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE) == NULL) {
+		gp = gcFindRunnableWorker(false);
+		if (gp != NULL) {
+			*inheritTime = false;
+			return gp;
+		}
+	}
+	gp = runqget(pp, inheritTime);
 	if (gp != NULL)
 		return gp;
 	if (__atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0) {
@@ -1383,6 +1395,13 @@ top:;
 			return gp;
 		if (newWork)
 			goto top;
+	}
+
+	/* Nothing to run: mark, if a mark is under way (Go's idle worker) */
+	gp = gcFindRunnableWorker(true);
+	if (gp != NULL) {
+		*inheritTime = false;
+		return gp;
 	}
 
 	/* Nothing: give up the P.  The snapshot is for the checks below,
@@ -1642,6 +1661,18 @@ void runqkick_m(void *arg) {
 	globrunqputbatch(head, tail, n);
 	unlock(&sched.lock);
 	wakep();
+}
+
+/* Whether this P has something to run besides the goroutine on it: one
+ * in its queue or the global one, or a due timer (run here, which readies
+ * its goroutine on this P).  *arg: the answer.  On g0, with a P (the
+ * collector's worker asks, mgc.c). */
+void phaswork_m(void *arg) {
+	P *pp = getm()->p;
+	int64_t pollUntil = 0;
+	bool ran;
+	checkTimers(pp, 0, &pollUntil, &ran);
+	*(bool *)arg = !runqempty(pp) || __atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0;
 }
 
 /* runtime.Gosched: to the global queue, so every other G runs first. */
@@ -2445,7 +2476,7 @@ static bool pwantsrun(P *pp, int64_t now) {
 	    __atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE))
 		return true;
 	int64_t w = __atomic_load_n(&pp->timer0When, __ATOMIC_ACQUIRE);
-	return w != 0 && w <= now;
+	return (w != 0 && w <= now) || gcWorkerWantsP(now);
 }
 
 /* A P in Psyscall: take it from its M if the system call has lasted a

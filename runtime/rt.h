@@ -294,6 +294,7 @@ void goparkunlock(mutex *l, uint32_t reason);
 void goready(G *gp);
 void gosched(void);
 void runqkick_m(void *arg); /* this P's run queue to the global one */
+void phaswork_m(void *arg); /* *(bool *)arg: this P has other goroutines to run */
 void goyield(void);
 G *newproc(void (*fn)(G *, void *), void *arg, const char *name);
 G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc, const char *name);
@@ -534,7 +535,7 @@ void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg); /* time.c 
 typedef struct gcstats_t {
 	/* the cycle in progress or the last one */
 	uint64_t markedObjects, markedBytes, scannedBytes, stacks, spans;
-	int64_t assistNs, bgMarkNs; /* the concurrent mark's CPU: assists, the worker */
+	int64_t assistNs, bgMarkNs, idleMarkNs; /* the concurrent mark's CPU: assists, the worker, the worker on idle Ps */
 	uint64_t freedObjects, freedBytes; /* by the sweep of the last cycle, so far */
 	/* all cycles */
 	uint32_t numgc, numforcedgc;
@@ -651,6 +652,8 @@ static inline void wbshadowWrite(uintptr_t w, uintptr_t v) {
 void gcShade(uintptr_t p);          /* mgcmark.c: grey p's object, while marking */
 void gcShadeBuf(const uintptr_t *p, uint64_t n); /* the same for n pointers */
 extern bool gcBlackenEnabled;       /* mgcmark.c: marking runs and mutators may shade */
+G *gcFindRunnableWorker(bool idle); /* mgc.c: the mark worker, if this P should run it now */
+bool gcWorkerWantsP(int64_t now);   /* mgc.c: the mark worker waits for a P and is due one */
 
 /* One channel element into or out of c's buffer or a waiter's variable
  * (chan.c, select.c): typed when the element type has pointers; a

@@ -19,7 +19,7 @@
 # pages back to the OS while others allocate (gc_scavenge_churn).  Each has run.py's
 # time limit (600 s under stackforcemove): a hang is reported, not waited for.
 here=$(dirname "$0")
-progs="gc_reachable gc_deadtemp heap_procs chan_basic chan_select select_stress sync_stress
+progs="gc_reachable gc_deadtemp gc_oblets heap_procs chan_basic chan_select select_stress sync_stress
 map_basic map_keys escape_forms escape_loopvars escape_mapkey escape_closures closure_nested closure_iter
 defer_order defer_modify goroutine_panic iface_smallbox interface_any append_fields alloc_churn fmt_concurrent
 finalizer_basic finalizer_order finalizer_resurrect finalizer_deadlock finalizer_inner finalizer_keepalive finalizer_goroutine
