@@ -760,7 +760,11 @@ static void bgworkerYield(G *g) {
 		}
 		return;
 	}
-	bool busy = false;
+	/* in a static, not a local: gcc may compute a local's address once,
+	 * before a park in the loop this is inlined into moves the stack
+	 * (DESIGN.md S4: stackforcemove caught phaswork_m writing to the old
+	 * stack) */
+	static bool busy;
 	systemstack(phaswork_m, &busy);
 	if (!bgworkslice.idle)
 		/* its share used up, or a goroutine just readied on this P
