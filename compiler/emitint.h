@@ -33,6 +33,8 @@ struct Fn {
 	const char *firstplain; /* the first of them (plainmember) */
 	Buf frameptr;           /* members with pointers (first, zeroed at entry) */
 	Vec temps, livetemps;   /* temporaries: all, and those in use */
+	Vec scopevars;          /* locals the collector scans, declared in the lists being written (emitstmt.c, varclear) */
+	int listdepth;          /* statement lists being written: 1 in the body */
 	Vec frameslots;         /* "name" of members holding pointers */
 	Vec frametypes;         /* their Types */
 	Vec cnames;             /* C names of its gl locals, captured ones too (cname) */

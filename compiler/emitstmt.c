@@ -108,6 +108,8 @@ void declarevar(Obj *o) {
 	} else if (inframe(t) || o->addrtaken) {
 		o->slot = S_FRAME;
 		framemember(nm, t, comment);
+		if (!o->addrtaken && !o->param && !o->result && haspointers(t))
+			vpush(&fn->scopevars, o);
 	} else {
 		o->slot = S_LOCAL;
 		bprintf(&fn->decls, "\t%s %s;%s\n", ctype(t), nm, comment);
@@ -159,9 +161,46 @@ Place varplace(Obj *o) {
 
 /* ---------------------------------------------------------------- statements */
 
+/* The locals declared after mark go out of scope here: zero those the
+ * collector would scan (the frame's stack map covers the whole call, so
+ * a dead local's last pointer would keep its object alive until the
+ * function returns).  Only locals no pointer can reach: an address-taken
+ * one may be read through a pointer after its scope ends, a captured one
+ * lives in a box.  A jump out of the scope (break, goto, return) skips
+ * the clearing: the value stays as it would have without it. */
+static void varclear(int mark) {
+	for (int i = mark; i < fn->scopevars.n; i++)
+		line("GL_CLEAR(%s);", varref(fn->scopevars.v[i]));
+	fn->scopevars.n = mark;
+}
+
+static bool endsinjump(Vec *v) {
+	if (v->n == 0)
+		return false;
+	Node *last = v->v[v->n - 1];
+	return last->kind == N_RETURN || last->kind == N_BRANCH;
+}
+
+/* A statement list: a block's, a branch's, a case's.  Its locals die at
+ * its end (not in the body of the function, whose frame dies with them). */
 static void stmts(Vec *v) {
+	int mark = fn->scopevars.n;
+	fn->listdepth++;
 	for (int i = 0; i < v->n; i++)
 		stmt(v->v[i]);
+	fn->listdepth--;
+	if (fn->listdepth > 0 && !endsinjump(v))
+		varclear(mark);
+	fn->scopevars.n = mark;
+}
+
+/* A loop's body: its locals are cleared once, after the loop (stmt),
+ * not at the end of every iteration, which assigns them again anyway. */
+static void loopbody(Vec *v) {
+	fn->listdepth++;
+	for (int i = 0; i < v->n; i++)
+		stmt(v->v[i]);
+	fn->listdepth--;
 }
 
 static void block(Node *b) {
@@ -470,7 +509,7 @@ static void emitfor(Node *n) {
 		const char *c = expr(n->b);
 		line("if (!(%s)) goto %s;", c, l->brk);
 	}
-	stmts(&n->d->list);
+	loopbody(&n->d->list);
 	label(l->cont);
 	reboxloopvars(n->a);
 	if (n->c)
@@ -534,7 +573,7 @@ static void emitrange(Node *n) {
 		line("for (%s = 0; %s < %s; %s++) {", i, i, lim, i);
 		fn->indent++;
 		rangeassign(n, i, xt, NULL, NULL);
-		stmts(&n->d->list);
+		loopbody(&n->d->list);
 		label(l->cont);
 		fn->indent--;
 		line("}");
@@ -581,7 +620,7 @@ static void emitrange(Node *n) {
 		fn->indent++;
 		rangeassign(n, i, types[T_INT], wantvar(n, 1) ? spill(xprintf(elem, i), et) : NULL, et);
 		rangefactpush(n->op == 1 && wantvar(n, 0) ? n->list.v[0] : NULL, x);
-		stmts(&n->d->list);
+		loopbody(&n->d->list);
 		rangefactpop();
 		label(l->cont);
 		fn->indent--;
@@ -598,7 +637,7 @@ static void emitrange(Node *n) {
 		     k);
 		rangeassign(n, k, types[T_INT], r, t_rune);
 		rangefactpush(n->op == 1 && wantvar(n, 0) ? n->list.v[0] : NULL, x);
-		stmts(&n->d->list);
+		loopbody(&n->d->list);
 		rangefactpop();
 		label(l->cont);
 		fn->indent--;
@@ -616,7 +655,7 @@ static void emitrange(Node *n) {
 		const char *k = wantvar(n, 0) ? spill(xprintf("*(%s *)%s.key", ctype(u->key), it), u->key) : NULL;
 		const char *v = wantvar(n, 1) ? spill(xprintf("*(%s *)%s.elem", ctype(u->elem), it), u->elem) : NULL;
 		rangeassign(n, k, u->key, v, u->elem);
-		stmts(&n->d->list);
+		loopbody(&n->d->list);
 		label(l->cont);
 		pcline();
 		line("mapiternext(&%s);", it);
@@ -637,7 +676,7 @@ static void emitrange(Node *n) {
 		afterCall(true);
 		line("if (!%s) break;", ok);
 		rangeassign(n, spill(v, et), et, NULL, NULL);
-		stmts(&n->d->list);
+		loopbody(&n->d->list);
 		label(l->cont);
 		fn->indent--;
 		line("}");
@@ -1056,11 +1095,13 @@ static void stmt1(Node *n);
 void stmt(Node *n) {
 	if (!n)
 		return;
-	int mark = tempmark();
+	int mark = tempmark(), vmark = fn->scopevars.n;
 	stmt1(n);
 	if (n->kind != N_RETURN) /* after a return the frame is gone */
 		tempclear(mark);
 	temprelease(mark);
+	if ((n->kind == N_FOR || n->kind == N_RANGE) && fn->listdepth > 0)
+		varclear(vmark); /* the loop's own locals and its body's */
 }
 
 static void stmt1(Node *n) {

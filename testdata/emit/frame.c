@@ -200,6 +200,7 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 		}
 		L1_break:;
 	}
+	GL_CLEAR(fp->_f);
 	/* testdata/emit/frame.gl:23 */
 	fp->_r0 = fp->_out;
 	goto ret;
@@ -259,6 +260,7 @@ GL_FUNC void main_main(G *g) {
 	}
 	GL_CLEAR(fp->t1);
 	GL_CLEAR(fp->t3);
+	GL_CLEAR(fp->_f);
 	/* testdata/emit/frame.gl:30 */
 	goto ret;
 ret:

@@ -217,6 +217,7 @@ GL_FUNC int64_t main_total(G *g, const GlSlice *p0) {
 	}
 	GL_CLEAR(fp->t1);
 	GL_CLEAR(fp->t3);
+	GL_CLEAR(fp->_s);
 	/* testdata/emit/methods.gl:24 */
 	_r0 = _t;
 	goto ret;
