@@ -610,8 +610,8 @@ typedef struct bgslice {
  * only while its share of the time since the mark began is not used up.
  * gl has one worker: dedicated from 4 Ps up (at 2 Ps, a dedicated worker
  * would take half the machine: with two goroutines making garbage and a
- * 1 ms ticker, the ticker waited up to 37 ms for the one P left, where
- * the share gives it ~15 — bench/gc/run's pause), fractional below. */
+ * 1 ms ticker, the ticker's worst wait was 34 ms, 21 ms with the share:
+ * bench/gc/run's pause, medians of 3), fractional below. */
 static bool workerDedicated(int32_t procs) {
 	double goal = procs * 0.25;
 	int32_t n = (int32_t)(goal + 0.5);
