@@ -1571,12 +1571,12 @@ static const char *atomicintrinsic(Obj *f, Type *sig, Vec *args, Type *rt) {
 	return r ? r : "";
 }
 
-/* Emit a call; returns the C expression of its result (a temp), or NULL. */
 /* The call of an expression statement, whose result no one reads: a
  * result returned in registers is dropped instead of kept in a temporary
  * that would then have to be cleared (tempclear). */
 static Node *discarded;
 
+/* Emit a call; returns the C expression of its result (a temp), or NULL. */
 static const char *call(Node *n) {
 	bool discard = n == discarded;
 	Node *f = n->a;
