@@ -1349,7 +1349,8 @@ top:;
 	 * a goroutine just readied here (runnext), before the rest of the
 	 * queue (Go's findRunnableGCWorker comes first of all; gl's worker
 	 * leaves its P to a runnext goroutine too, mgc.c's bgworkerYield) */
-	if (__atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE) == NULL) {
+	if (GL_UNLIKELY(__atomic_load_n(&gcBlackenEnabled, __ATOMIC_RELAXED)) &&
+	    __atomic_load_n(&pp->runnext, __ATOMIC_ACQUIRE) == NULL) {
 		gp = gcFindRunnableWorker(false);
 		if (gp != NULL) {
 			*inheritTime = false;
@@ -1398,7 +1399,7 @@ top:;
 	}
 
 	/* Nothing to run: mark, if a mark is under way (Go's idle worker) */
-	gp = gcFindRunnableWorker(true);
+	gp = GL_UNLIKELY(__atomic_load_n(&gcBlackenEnabled, __ATOMIC_RELAXED)) ? gcFindRunnableWorker(true) : NULL;
 	if (gp != NULL) {
 		*inheritTime = false;
 		return gp;
