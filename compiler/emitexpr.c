@@ -91,10 +91,10 @@ int tempmark(void) { return fn->livetemps.n; }
 
 /* The temporaries made after mark hold values no later statement reads:
  * zero those the collector would scan, so that they stop being roots.
- * gl's stack map has one entry per member for the whole function (no
- * liveness per call site yet), so a stale pointer in a temporary would
- * keep its object alive until the member is used again or the function
- * returns: binary trees' `sum += bottomUp(d).check()` kept the previous
+ * gl's stack map has one entry per member for the whole function
+ * (liveness comes from these stores: emitstmt.c, "last uses"), so a stale
+ * pointer in a temporary would keep its object alive until the member is
+ * used again or the function returns: binary trees' `sum += bottomUp(d).check()` kept the previous
  * 8 MiB tree alive while it built the next one (bench/gc/run's peak RSS,
  * 1.40x Go's before).  Go's compiler gets this from its stack maps. */
 void tempclear(int mark) {
@@ -1451,6 +1451,10 @@ static Callee callee(Node *n, bool laterCalls) {
  * does with it (in the frame, a stack move would leave the record
  * pointing at the old stack: Go's test/recover.go test8 under
  * GLDEBUG=stackforcemove=1). */
+/* Set by call() while it evaluates the arguments of a call of a gl
+ * function: an argument may then take a dead local (takearg). */
+static bool takeargs;
+
 static void evalargs(Node *n, Type *sig, Vec *args, bool deferred) {
 	int np = sig->fields.n;
 	bool spread = n->flags & NF_SPREAD;
@@ -1476,6 +1480,8 @@ static void evalargs(Node *n, Type *sig, Vec *args, bool deferred) {
 					later = true;
 			if (later)
 				v = spill(v, pt ? pt : a->type);
+			else if (takeargs && !deferred && pt && !(sig->variadic && i >= np - 1))
+				v = takearg(a, pt, v);
 			vpush(&vals, (void *)v);
 			vpush(&vtypes, pt ? pt : a->type);
 		}
@@ -1586,7 +1592,14 @@ static const char *call(Node *n) {
 	int np = sig->fields.n;
 	Callee c = callee(n, argshavecalls(n, sig));
 	Vec vargs = {0}, args = {0};
+	/* the callee is gl code, which keeps its parameters where the
+	 * collector sees them; runtime C that calls back into gl code does
+	 * not (sort.Slice's array is then only in its C frame) */
+	Obj *fo = c.kind == 0 ? f->obj : c.kind == 1 ? ((Method *)f->meth)->fn : NULL;
+	bool outer = takeargs; /* an argument's own call comes back here */
+	takeargs = fo && !fo->extern_ && !fo->cfunc;
 	evalargs(n, sig, &vargs, false);
+	takeargs = outer;
 	for (int i = 0; i < vargs.n; i++)
 		vpush(&args, (void *)argfor(vargs.v[i], ((Field *)sig->fields.v[i])->type));
 	(void)np;

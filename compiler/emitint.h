@@ -35,6 +35,9 @@ struct Fn {
 	Vec temps, livetemps;   /* temporaries: all, and those in use */
 	Vec scopevars;          /* locals the collector scans, declared in the lists being written (emitstmt.c, varclear) */
 	int listdepth;          /* statement lists being written: 1 in the body */
+	bool lastuses;          /* no goto: a local dies at its last use, not its scope's end (emitstmt.c) */
+	Vec takeset;            /* locals used once in the statement being written, and never after: a call may take them (GL_TAKE) */
+	Vec taken;              /* those a call took, cleared already */
 	Vec frameslots;         /* "name" of members holding pointers */
 	Vec frametypes;         /* their Types */
 	Vec cnames;             /* C names of its gl locals, captured ones too (cname) */
@@ -147,6 +150,8 @@ const char *heapptr(Type *t);          /* the C type of a pointer to a heap valu
 const char *mutptr(const char *p);     /* p, for the runtime or a pointer-free copy to write through */
 void assign(Node *lhs, const char *val, Type *t);
 const char *varref(Obj *o);
+const char *slotref(Obj *o);         /* the frame member of a local: itself, or its box's pointer */
+const char *takearg(Node *a, Type *pt, const char *v); /* an argument that takes a dead local (GL_TAKE) */
 const char *zeroval(Type *t);
 const char *conv(const char *e, Type *from, Type *to);
 void emitcall(Node *n, const char **results, int nres); /* call; results into given lvalues */

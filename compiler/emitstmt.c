@@ -105,6 +105,8 @@ void declarevar(Obj *o) {
 	if (o->captured || (o->addrtaken && o->escapes) || (tsize(t) > 65536)) {
 		o->slot = S_BOX;
 		framemember(nm, ptrto(t), comment);
+		if (!o->param && !o->result)
+			vpush(&fn->scopevars, o);
 	} else if (inframe(t) || o->addrtaken) {
 		o->slot = S_FRAME;
 		framemember(nm, t, comment);
@@ -161,6 +163,190 @@ Place varplace(Obj *o) {
 
 /* ---------------------------------------------------------------- statements */
 
+/* The frame member that holds local o: the variable itself, or the
+ * pointer to its box (zeroing that drops this frame's reference; a
+ * closure keeps its own). */
+const char *slotref(Obj *o) {
+	return o->slot == S_BOX ? xprintf("fp->%s", o->cname) : varref(o);
+}
+
+/* Whether o can die before its scope ends: the collector scans its
+ * member, and only its name reaches it (not an address taken of a
+ * variable in the frame; named results are read by every return). */
+static bool scoped(Obj *o) {
+	if (o->result)
+		return false;
+	return o->slot == S_BOX || (o->slot == S_FRAME && !o->addrtaken && haspointers(o->type));
+}
+
+/* ---- last uses ----
+ *
+ * Go's liveness analysis makes a local's last use its death: the stack
+ * map of every later call leaves it out.  glc gets the same effect from
+ * stores, statement by statement: in a statement list, a local declared
+ * in it (or, in the body, a parameter) that no later statement of the
+ * list names is zeroed right after the last statement that does
+ * (deadafter).  A statement that names it once, as a whole argument of
+ * a call of a gl function, hands it over instead: GL_TAKE reads and
+ * zeroes it as the argument is evaluated, so that during the call the
+ * callee's parameter is the only reference (Go's test/stackobj.go).
+ *
+ * Sound without a flow graph because a list runs from top to bottom:
+ * loops around it declare its locals afresh, and break, continue,
+ * return and fallthrough leave it.  Only goto can go back, so a
+ * function with a goto keeps the scope rule (Fn.lastuses).  Names in a
+ * function literal count as uses where the literal is: the closure is
+ * made there. */
+
+typedef struct LastUse {
+	Obj *o;
+	int last;  /* the last statement of the list that names o */
+	int count; /* how many times it does */
+} LastUse;
+
+typedef struct Uses {
+	LastUse *v;
+	int cap; /* a power of two, or 0 */
+} Uses;
+
+static LastUse *usefind(Uses *u, Obj *o, bool add) {
+	if (u->cap == 0)
+		return NULL;
+	unsigned h = (unsigned)((uintptr_t)o >> 4) & (unsigned)(u->cap - 1);
+	while (u->v[h].o && u->v[h].o != o)
+		h = (h + 1) & (unsigned)(u->cap - 1);
+	if (!u->v[h].o && add)
+		u->v[h] = (LastUse){o, -1, 0};
+	return u->v[h].o ? &u->v[h] : NULL;
+}
+
+static int countnodes(Node *n) {
+	if (!n)
+		return 0;
+	int k = 1 + countnodes(n->a) + countnodes(n->b) + countnodes(n->c) + countnodes(n->d);
+	for (int i = 0; i < n->list.n; i++)
+		k += countnodes(n->list.v[i]);
+	for (int i = 0; i < n->list2.n; i++)
+		k += countnodes(n->list2.v[i]);
+	return k;
+}
+
+static void usewalk(Uses *u, Node *n, int stmt) {
+	if (!n)
+		return;
+	if (n->kind == N_IDENT && n->obj && n->obj->kind == O_VAR && !n->obj->global) {
+		LastUse *e = usefind(u, n->obj, true);
+		if (e->last != stmt)
+			e->last = stmt, e->count = 0;
+		e->count++;
+	}
+	usewalk(u, n->a, stmt);
+	usewalk(u, n->b, stmt);
+	usewalk(u, n->c, stmt);
+	usewalk(u, n->d, stmt);
+	for (int i = 0; i < n->list.n; i++)
+		usewalk(u, n->list.v[i], stmt);
+	for (int i = 0; i < n->list2.n; i++)
+		usewalk(u, n->list2.v[i], stmt);
+}
+
+static Uses lastuses(Vec *v) {
+	Uses u = {0};
+	if (!fn->lastuses)
+		return u;
+	int k = 0;
+	for (int i = 0; i < v->n; i++)
+		k += countnodes(v->v[i]);
+	for (u.cap = 8; u.cap < 2 * k; u.cap *= 2)
+		;
+	u.v = xalloc((size_t)u.cap * sizeof *u.v);
+	for (int i = 0; i < v->n; i++)
+		usewalk(&u, v->v[i], i);
+	return u;
+}
+
+static int lastuse(Uses *u, Obj *o) {
+	LastUse *e = usefind(u, o, false);
+	return e ? e->last : -1;
+}
+
+/* Before statement i: the locals of the list it names once and last. */
+static void settakes(Uses *u, int i, int mark) {
+	fn->takeset.n = 0;
+	fn->taken.n = 0;
+	for (int j = mark; u->cap && j < fn->scopevars.n; j++) {
+		LastUse *e = usefind(u, fn->scopevars.v[j], false);
+		if (e && e->last == i && e->count == 1)
+			vpush(&fn->takeset, e->o);
+	}
+}
+
+static bool vhas(Vec *v, void *x) {
+	for (int i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return true;
+	return false;
+}
+
+/* A return with no call in it: no safe point before the frame dies. */
+static bool plainreturn(Node *n) {
+	if (!n || n->kind != N_RETURN)
+		return false;
+	for (int i = 0; i < n->list.n; i++)
+		if (hascall(n->list.v[i]))
+			return false;
+	return true;
+}
+
+/* After the i-th statement of list v: zero the list's locals that no
+ * later statement names, and forget them.  No store where it would be
+ * wasted: after a statement that leaves the list, before a return with
+ * no call, at the end of the body (the frame dies), for a local a call
+ * took.  At the end of a loop's body (loop) the locals stay listed:
+ * the next round assigns them again, and stmt clears them once, after
+ * the loop. */
+static void deadafter(Uses *u, Vec *v, int i, int mark, bool loop) {
+	fn->takeset.n = 0;
+	if (!u->cap)
+		return;
+	Node *n = v->v[i], *next = i + 1 < v->n ? v->v[i + 1] : NULL;
+	if (loop && !next)
+		return;
+	bool wasted = n->kind == N_RETURN || n->kind == N_BRANCH || plainreturn(next) ||
+		      (fn->listdepth == 1 && !next);
+	int k = mark;
+	for (int j = mark; j < fn->scopevars.n; j++) {
+		Obj *o = fn->scopevars.v[j];
+		if (lastuse(u, o) > i) {
+			fn->scopevars.v[k++] = o;
+			continue;
+		}
+		if (!wasted && !vhas(&fn->taken, o))
+			line("GL_CLEAR(%s);", slotref(o));
+	}
+	fn->scopevars.n = k;
+	fn->taken.n = 0;
+}
+
+/* The argument a of a call of a gl function, for a parameter of type pt,
+ * whose C value is v: GL_TAKE(v) if a is a local in the take set, whole
+ * (x, or &x of a boxed x), passed by value. */
+const char *takearg(Node *a, Type *pt, const char *v) {
+	while (a->kind == N_PAREN)
+		a = a->a;
+	if (!identical(a->type, pt) || bypointer(pt)) /* converted, or passed by address */
+		return v;
+	Obj *o = NULL;
+	if (a->kind == N_IDENT && a->obj && a->obj->slot == S_FRAME)
+		o = a->obj;
+	else if (a->kind == N_UNARY && a->op == TK_AND && a->a->kind == N_IDENT && a->a->obj && a->a->obj->slot == S_BOX)
+		o = a->a->obj;
+	if (!o || !vhas(&fn->takeset, o) || vhas(&fn->taken, o))
+		return v;
+	vpush(&fn->taken, o);
+	return xprintf("GL_TAKE(%s)", slotref(o));
+}
+
 /* The locals declared after mark go out of scope here: zero those the
  * collector would scan (the frame's stack map covers the whole call, so
  * a dead local's last pointer would keep its object alive until the
@@ -170,7 +356,7 @@ Place varplace(Obj *o) {
  * the clearing: the value stays as it would have without it. */
 static void varclear(int mark) {
 	for (int i = mark; i < fn->scopevars.n; i++)
-		line("GL_CLEAR(%s);", varref(fn->scopevars.v[i]));
+		line("GL_CLEAR(%s);", slotref(fn->scopevars.v[i]));
 	fn->scopevars.n = mark;
 }
 
@@ -184,10 +370,14 @@ static bool endsinjump(Vec *v) {
 /* A statement list: a block's, a branch's, a case's.  Its locals die at
  * its end (not in the body of the function, whose frame dies with them). */
 static void stmts(Vec *v) {
-	int mark = fn->scopevars.n;
+	int mark = fn->listdepth == 0 ? 0 : fn->scopevars.n; /* the body's: the parameters too */
+	Uses u = lastuses(v);
 	fn->listdepth++;
-	for (int i = 0; i < v->n; i++)
+	for (int i = 0; i < v->n; i++) {
+		settakes(&u, i, mark);
 		stmt(v->v[i]);
+		deadafter(&u, v, i, mark, false);
+	}
 	fn->listdepth--;
 	if (fn->listdepth > 0 && !endsinjump(v))
 		varclear(mark);
@@ -197,9 +387,14 @@ static void stmts(Vec *v) {
 /* A loop's body: its locals are cleared once, after the loop (stmt),
  * not at the end of every iteration, which assigns them again anyway. */
 static void loopbody(Vec *v) {
+	int mark = fn->scopevars.n;
+	Uses u = lastuses(v);
 	fn->listdepth++;
-	for (int i = 0; i < v->n; i++)
+	for (int i = 0; i < v->n; i++) {
+		settakes(&u, i, mark);
 		stmt(v->v[i]);
+		deadafter(&u, v, i, mark, true);
+	}
 	fn->listdepth--;
 }
 
@@ -1096,6 +1291,9 @@ void stmt(Node *n) {
 	if (!n)
 		return;
 	int mark = tempmark(), vmark = fn->scopevars.n;
+	/* a loop's header runs again and again: it takes nothing */
+	if (n->kind == N_FOR || n->kind == N_RANGE || n->kind == N_LABELED)
+		fn->takeset.n = 0;
 	stmt1(n);
 	if (n->kind != N_RETURN) /* after a return the frame is gone */
 		tempclear(mark);
@@ -1260,6 +1458,8 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 	if (!o)
 		return;
 	declarevar(o);
+	if (scoped(o)) /* it may die at its last use in the body (stmts) */
+		vpush(&fn->scopevars, o);
 	/* An aggregate by value (at most 16 bytes: a string, an interface, a
 	 * small struct) goes in memory, in the caller's frame, when the
 	 * argument registers run out, and clang keeps the address it reads
@@ -1290,7 +1490,16 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 		bprintf(entry, "\tfp->%s = %s;\n", o->cname, src);
 		break;
 	case S_BOX:
-		/* newobject is a call: the value is read from the parameter after it */
+		/* newobject is a call: a value with pointers waits for it in a
+		 * frame temporary (cleared after the entry code), not in a
+		 * callee-saved register, where it would stay, stale, for the
+		 * whole call and be found by the conservative scan of the frames
+		 * below (Go's test/stackobj3.go) */
+		if (!byptr && haspointers(t)) {
+			const char *tmp = frametemp(t);
+			bprintf(entry, "\t%s = %s;\n", tmp, src);
+			src = tmp;
+		}
 		bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n\t%s\n",
 			typedesc(t), fn->cname, o->cname, storestmt(varplace(o), src, t));
 		break;
@@ -1491,6 +1700,24 @@ static void emitexits(FuncInfo *fi, const char *fs, Node *body, Buf *g) {
 	bprintf(g, "}\n#undef RELOAD\n");
 }
 
+/* A goto in n, outside function literals (which are functions of their
+ * own). */
+static bool hasgoto(Node *n) {
+	if (!n || n->kind == N_FUNCLIT)
+		return false;
+	if (n->kind == N_BRANCH && n->op == TK_GOTO)
+		return true;
+	if (hasgoto(n->a) || hasgoto(n->b) || hasgoto(n->c) || hasgoto(n->d))
+		return true;
+	for (int i = 0; i < n->list.n; i++)
+		if (hasgoto(n->list.v[i]))
+			return true;
+	for (int i = 0; i < n->list2.n; i++)
+		if (hasgoto(n->list2.v[i]))
+			return true;
+	return false;
+}
+
 void emitfunc(FuncInfo *fi) {
 	Fn f = {0};
 	Fn *savedfn = fn;
@@ -1507,10 +1734,16 @@ void emitfunc(FuncInfo *fi) {
 	out = &f.body;
 	f.indent = 1;
 	Buf entry = {0};
+	int tm = tempmark();
 	bindparams(fi, &entry);
+	out = &entry; /* the temporaries of the entry code die with it */
+	tempclear(tm);
+	out = &f.body;
+	temprelease(tm);
 	/* the body */
 	srcline(node->pos);
 	Node *body = islit ? node->b : node->c;
+	f.lastuses = !hasgoto(body);
 	stmts(&body->list);
 	/* falling off the end returns (unless a return just did), at the
 	 * closing brace */

@@ -502,6 +502,12 @@ void gl_morestack(G *g);
  * barrier never covers (the hybrid barrier's point). */
 #define GL_CLEAR(x) memset(&(x), 0, sizeof(x))
 
+/* The value of data-frame member x, read for the last time: x is cleared
+ * as it is read, so that a gl function called with it as an argument
+ * holds the only reference (compiler/emitstmt.c, lastuses).  x is a plain
+ * member (fp->name): naming it twice has no side effect. */
+#define GL_TAKE(x) ({ __auto_type take_ = (x); GL_CLEAR(x); take_; })
+
 /* A package variable that can hold pointers, for the collector: glc
  * emits one record per variable into the section glroots, and the
  * runtime walks them from __start_glroots to __stop_glroots (mgc.c), as

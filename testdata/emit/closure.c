@@ -344,6 +344,7 @@ GL_FUNC void main_main(G *g) {
 	printnl();
 	printunlock();
 	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->_c);
 	/* testdata/emit/closure.gl:27 */
 	GL_PCLINE(main_main__info, 27);
 	main_safediv(g, &fp->t3, ((int64_t)7ll), ((int64_t)2ll));

@@ -233,6 +233,7 @@ GL_FUNC void main_main(G *g) {
 	gl_go(g, fp->t4);
 	RELOAD;
 	GL_CLEAR(fp->t4);
+	GL_CLEAR(fp->_jobs);
 	/* testdata/emit/goroutine.gl:23 */
 	_sum = ((int64_t)0ll);
 	/* testdata/emit/goroutine.gl:24 */
@@ -279,6 +280,8 @@ GL_FUNC void main_main(G *g) {
 		}
 		L1_break:;
 	}
+	GL_CLEAR(fp->_results);
+	GL_CLEAR(fp->_done);
 	/* testdata/emit/goroutine.gl:33 */
 	printlock();
 	printint((int64_t)(_sum));
