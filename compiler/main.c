@@ -434,8 +434,8 @@ static int bigframes(Package *p, Vec *sus, Vec *ccargs, Vec *jobs, int n, bool e
 }
 
 static const char usagetext[] =
-	"usage: glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n"
-	"       glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
+	"usage: glc build [-o output] [-p n] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n"
+	"       glc run [-p n] [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
 	"       glc list [packages]\n"
 	"       glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-count n] [-short] [-timeout d] [packages]\n"
 	"       glc trace [-o output.html] trace.json\n"
@@ -454,7 +454,7 @@ static const struct {
 	const char *topic, *text;
 } helptexts[] = {
 	{"build",
-	 "glc build [-o output] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n\n"
+	 "glc build [-o output] [-p n] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n\n"
 	 "Compiles package main from the files named (.gl or .go), or from the .gl and .go files of a\n"
 	 "directory (not *_test files; default: the current directory), into an executable named after\n"
 	 "the first file or the directory, or -o's name (a directory, or a name ending in /, gets the\n"
@@ -462,6 +462,7 @@ static const struct {
 	 "(glc help modules), a package that is not a program is compiled and nothing is written, and\n"
 	 "several packages (dir/..., several directories) are each compiled and nothing is written.\n"
 	 "Exit 1 on compile errors (file:line:col: message), 2 on usage errors.\n\n"
+	 "  -p n    run at most n C compilers at once (default: the CPUs, as go build's -p)\n"
 	 "  -work   keep the generated C and print where (WORK=dir)\n"
 	 "  -x      print the commands\n"
 	 "  -m      print the escape analysis's decisions, as Go's -gcflags=-m\n"
@@ -469,7 +470,7 @@ static const struct {
 	 "  -gc=boehm link the runtime whose heap is the Boehm GC (a gl configured --with-gc=boehm;\n"
 	 "          for comparison with gl's own collector, docs/gc.md)\n"},
 	{"run",
-	 "glc run [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n\n"
+	 "glc run [-p n] [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n\n"
 	 "Builds as glc build does, into a temporary directory, and runs the program with the\n"
 	 "arguments; its exit status is glc's.\n"},
 	{"list",
@@ -576,6 +577,7 @@ typedef struct Opts {
 	bool nolink; /* glc build of packages that are not programs: compile, write nothing */
 	const char *mainipath; /* glc test: the test binary's main package's import path */
 	const char *opt;
+	int procs; /* -p: C compilers at once (0: one per CPU) */
 	Vec flags; /* the flags as written (not -o), for the builds of a pattern's packages */
 	Vec inputs;
 	Vec args;
@@ -892,7 +894,7 @@ static int compile(Opts *o, const char *exe) {
 		if (strncmp(ccargs.v[i], "-I", 2)) /* gl.h's place is not in the key: its text is */
 			base = hashstr(ccargs.v[i], base);
 	const char *cache = cachedir();
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long ncpu = o->procs > 0 ? o->procs : sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)
 		ncpu = 1;
 	/* GLCPARTS=n cuts every uncached package into n parts (a test of the
@@ -1074,6 +1076,23 @@ static int parseopts(int argc, char **argv, Opts *o, bool run) {
 			o->checkstores = checkstores = true;
 		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3")) {
 			o->opt = a;
+		} else if (!strcmp(a, "-p") || !strncmp(a, "-p=", 3)) {
+			/* -p n or -p=n; kept as -p=n in flags, one word */
+			const char *v = a[2] == '=' ? a + 3 : ++i < argc ? argv[i] : NULL;
+			if (!v)
+				return usage();
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (!*v || *end) {
+				fprintf(stderr, "glc: invalid value \"%s\" for flag -p: parse error\n", v);
+				return usage();
+			}
+			if (n < 1 || n > 4096) {
+				fprintf(stderr, "glc: -p must be positive, got %ld\n", n);
+				return 2;
+			}
+			o->procs = (int)n;
+			a = xprintf("-p=%ld", n);
 		} else if (!strcmp(a, "-gc=boehm")) {
 			o->boehm = true;
 		} else if (!strcmp(a, "-gc=gl")) {

@@ -4,7 +4,7 @@
 # executable named after it), -o into directories (made if missing), .go
 # files, clear one-line errors for missing inputs and non-main packages,
 # a killed glc leaving no work directory behind, runtime.GOROOT,
-# -gc=boehm where the Boehm runtime was not built, and GLFLAGS.
+# -gc=boehm where the Boehm runtime was not built, GLFLAGS, and -p n.
 . "$(dirname "$0")/testlib.sh"
 
 # expect NAME STATUS PATTERN CMD...: CMD exits with STATUS and its output
@@ -115,6 +115,38 @@ expect "GLFLAGS=-gc=boehm, then -gc=gl" 0 "from proj" \
 expect "GLFLAGS with an unknown flag" 2 "the flag is in GLFLAGS" env GLFLAGS="-x -nosuch" "$GLC" build "$tmp/proj/main.go"
 expect "GLFLAGS with a word not a flag" 2 "GLFLAGS: main.go is not a flag" env GLFLAGS="main.go" "$GLC" build "$tmp/proj/main.go"
 expect "env GLFLAGS" 0 "^-gc=boehm$" env GLFLAGS=-gc=boehm "$GLC" env GLFLAGS
+# -p n: at most n C compilers at once (go build's -p).  GLCC is a wrapper
+# that notes how many compilers run beside it (each waits 0.5 s before it
+# compiles), GLCPARTS=4 cuts main's C into four, and a fresh GLCACHE makes
+# main uncached (the library comes from pkg/).
+realcc=$("$GLC" env GLCC)
+cat >"$tmp/cccount" <<EOF
+#!/bin/sh
+touch "$tmp/ccrun/\$\$"
+sleep 0.5
+ls "$tmp/ccrun" | wc -l >>"$tmp/cccounts"
+rm -f "$tmp/ccrun/\$\$"
+exec $realcc "\$@"
+EOF
+chmod +x "$tmp/cccount"
+ccmax() { # ARGS: the most compilers the build with ARGS ran at once
+	rm -rf "$tmp/ccrun" "$tmp/cccounts" "$tmp/cccache" && mkdir "$tmp/ccrun"
+	env GLCC="$tmp/cccount" GLCPARTS=4 GLCACHE="$tmp/cccache" "$GLC" build "$@" -o "$tmp/ccp" "$tmp/proj/main.go" >"$tmp/ccout" 2>&1 || {
+		sed 's/^/    /' "$tmp/ccout" | head -5 >&2
+		echo 0
+		return
+	}
+	sort -n "$tmp/cccounts" | tail -1
+}
+one=$(ccmax -p 1) two=$(ccmax -p=2)
+if [ "$one" = 1 ] && [ "$two" = 2 ]; then
+	echo "ok   -p 1 ran one C compiler at a time, -p=2 two"
+else
+	fail "-p: -p 1 ran up to $one C compilers at once, -p=2 up to $two (want 1 and 2)"
+fi
+expect "-p 0" 2 "-p must be positive, got 0" "$GLC" build -p 0 "$tmp/proj/main.go"
+expect "-p x" 2 'invalid value "x" for flag -p' "$GLC" build -p x "$tmp/proj/main.go"
+expect "GLFLAGS=-p=1" 0 "from proj" env GLFLAGS=-p=1 "$GLC" run "$tmp/proj/main.go"
 # Every GLDEBUG setting the runtime knows (runtime/debug.c's table and its
 # special cases) is in `glc help gldebug` and in the man page: the three
 # cannot drift apart without this failing.
