@@ -637,6 +637,20 @@ void rangefactpush(Node *key, Node *seq) {
 	vpush(&fn->rangefacts, f); /* pushed even when empty: the pop is unconditional */
 }
 
+/* The body of `for i := c; i < len(seq); i++` (emitstmt.c, forlenfact,
+ * has checked the loop): i counts up from c >= 0 and the body does not
+ * assign it, so i < len(seq) holds there if seq keeps its length, which a
+ * variable never reassigned does.  Pushes the fact, or returns false. */
+bool forlenfactpush(Obj *i, Node *seq) {
+	Obj *q = factvar(seq);
+	if (!q)
+		return false;
+	RangeFact *f = xalloc(sizeof *f);
+	*f = (RangeFact){i, q, false};
+	vpush(&fn->rangefacts, f);
+	return true;
+}
+
 void rangefactpop(void) { fn->rangefacts.n--; }
 
 /* Whether seq[idx] is in range by a loop around it (no check needed). */

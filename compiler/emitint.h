@@ -173,6 +173,7 @@ void label(const char *name);          /* a C label (a join point) */
 void plainmember(const char *name, const char *decl); /* a frame member without pointers */
 void nilfactsforget(int depth);        /* nil checks at depth >= depth no longer hold */
 void rangefactpush(Node *key, Node *seq); /* the body of for key := range seq */
+bool forlenfactpush(Obj *i, Node *seq);   /* the body of for i := c; i < len(seq); i++ */
 void rangefactpop(void);
 void srcline(Pos p);
 const char *newlabel(const char *what);

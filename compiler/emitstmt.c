@@ -692,6 +692,61 @@ static void reboxloopvars(Node *init) {
 	}
 }
 
+/* Whether n assigns to variable o (o is never address-taken or
+ * captured: only a statement naming it can). */
+static bool assigns(Node *n, Obj *o) {
+	if (!n)
+		return false;
+	if (n->kind == N_INCDEC && n->a->kind == N_IDENT && n->a->obj == o)
+		return true;
+	if (n->kind == N_ASSIGN || n->kind == N_DEFINE || n->kind == N_RANGE)
+		for (int i = 0; i < n->list.n; i++) {
+			Node *l = n->list.v[i];
+			while (l->kind == N_PAREN)
+				l = l->a;
+			if (l->kind == N_IDENT && l->obj == o)
+				return true;
+		}
+	if (assigns(n->a, o) || assigns(n->b, o) || assigns(n->c, o) || assigns(n->d, o))
+		return true;
+	for (int i = 0; i < n->list.n; i++)
+		if (assigns(n->list.v[i], o))
+			return true;
+	for (int i = 0; i < n->list2.n; i++)
+		if (assigns(n->list2.v[i], o))
+			return true;
+	return false;
+}
+
+/* `for i := c; i < len(s); i++ { body }` with c a constant >= 0, s a
+ * slice or string variable never assigned after its declaration, and no
+ * assignment to i in the body: in the body 0 <= i < len(s), so s[i]
+ * needs no bounds check (Go's prove pass, its commonest case; the range
+ * loop's is in emitrange).  Returns whether it pushed that fact. */
+static bool forlenfact(Node *n) {
+	Node *init = n->a, *cond = n->b, *post = n->c;
+	if (!init || !cond || !post || init->kind != N_DEFINE || init->list.n != 1 || init->list2.n != 1)
+		return false;
+	Node *iv = init->list.v[0], *c0 = init->list2.v[0];
+	Obj *i = iv->obj;
+	if (!i || !c0->cv || !cisint(c0->cv) || ctoint(c0->cv) < 0 || i->addrtaken || i->captured || i->slot == S_BOX)
+		return false;
+	if (post->kind != N_INCDEC || post->op != TK_INC || post->a->kind != N_IDENT || post->a->obj != i)
+		return false;
+	if (cond->kind != N_BINARY || cond->op != TK_LSS || cond->a->kind != N_IDENT || cond->a->obj != i)
+		return false;
+	Node *ln = cond->b;
+	if (ln->kind != N_CALL || !(ln->a->flags & NF_BUILTIN) || !ln->a->obj || ln->a->obj->builtin != B_LEN || ln->list.n != 1)
+		return false;
+	Node *sv = ln->list.v[0];
+	while (sv->kind == N_PAREN)
+		sv = sv->a;
+	int k = under(sv->type)->kind;
+	if (sv->kind != N_IDENT || (k != T_SLICE && k != T_STRING) || assigns(n->d, i))
+		return false;
+	return forlenfactpush(i, sv);
+}
+
 static void emitfor(Node *n) {
 	Labels *l = labelsof(n);
 	line("{");
@@ -704,7 +759,10 @@ static void emitfor(Node *n) {
 		const char *c = expr(n->b);
 		line("if (!(%s)) goto %s;", c, l->brk);
 	}
+	bool fact = forlenfact(n);
 	loopbody(&n->d->list);
+	if (fact)
+		rangefactpop();
 	label(l->cont);
 	reboxloopvars(n->a);
 	if (n->c)

@@ -79,11 +79,6 @@ GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, ui
 			/* testdata/emit/frame.gl:9 */
 			{
 				t1 = _i;
-				if (GL_UNLIKELY((uint64_t)(t1) >= (uint64_t)(fp->_s.len))) {
-					GL_PCLINE(main_split__info, 9);
-					gl_panicindex(g, (int64_t)(t1), (int64_t)(fp->_s.len));
-					goto unwind;
-				}
 				if (((fp->_s.ptr[t1]) == (_sep))) {
 					/* testdata/emit/frame.gl:10 */
 					t2 = _i;
