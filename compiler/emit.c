@@ -1403,7 +1403,7 @@ static const char *reflectmakefunc(Type *sig) {
 	if (nin > 0)
 		bprintf(&b, "%s {\n%s\tconst void *src[%d];\n};\n", bs, bstr(&block), nin);
 	bprintf(&b, "GL_WRAPPER static %s %s(%s) {\n\tGL_PCLINE(%s__info, 0);\n%s", rc, name, bstr(&params), name, bstr(&pins));
-	bprintf(&b, "\tGL_STACKCHECK(g, %s, %s);\n", nin > 0 ? xprintf("sizeof(%s)", bs) : "0", bstr(&fx));
+	bprintf(&b, "\tGL_STACKCHECK(g, %s, %s__info, 0, %s);\n", nin > 0 ? xprintf("sizeof(%s)", bs) : "0", name, bstr(&fx));
 	bput(&b, "\tconst GlType *ft = ((const GlType *const *)ctx)[1];\n");
 	if (mode == R_OUT)
 		bput(&b, "\tuintptr_t outoff = (uintptr_t)out - g->stack.lo < g->stack.hi - g->stack.lo ? g->stack.hi - (uintptr_t)out : 0;\n");

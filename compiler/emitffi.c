@@ -58,7 +58,7 @@ void emitextern(Obj *o) {
 	Buf fx = {0};
 	for (int i = 0; i < fix.n; i++)
 		bprintf(&fx, "GL_FIXPARAM(g, %s); ", (char *)fix.v[i]);
-	bprintf(b, "\tGL_STACKCHECK(g, sizeof(%s), %s);\n", cs, bstr(&fx));
+	bprintf(b, "\tGL_STACKCHECK(g, sizeof(%s), %s, %d, %s);\n", cs, info, line, bstr(&fx));
 	bprintf(b, "\tc = __builtin_alloca(GL_OPAQUE(sizeof(%s)));\n", cs);
 	for (int i = 0; i < nfixed; i++)
 		bprintf(b, "\tc->a%d = p%d;\n\tc->args[%d] = &c->a%d;\n", i, i, i, i);

@@ -1704,7 +1704,8 @@ static void emitprologue(FuncInfo *fi, bool islit, const char *fs, Buf *g) {
 		Buf fx = {0};
 		for (int i = 0; i < fn->fixparams.n; i++)
 			bprintf(&fx, "GL_FIXPARAM(g, %s); ", (char *)fn->fixparams.v[i]);
-		bprintf(g, "\tGL_STACKCHECK(g, %s, %s);\n", fn->hasframe ? xprintf("sizeof(%s)", fs) : "0", bstr(&fx));
+		bprintf(g, "\tGL_STACKCHECK(g, %s, %s, %d, %s);\n", fn->hasframe ? xprintf("sizeof(%s)", fs) : "0", fn->info,
+			node->pos.line, bstr(&fx));
 	}
 	if (fn->hasframe)
 		bprintf(g, fn->nosplit ? "\tGL_FRAME_ENTERSZ(g, %1$s, sizeof(%1$s), fp, fpoff, %2$s, %3$s);\n"

@@ -413,16 +413,22 @@ void gl_morestack(G *g);
 
 /* Prologue of a function that needs `need` bytes below its fixed frame.
  * newstack learns `need` as Go's does, from the function's descriptor: the
- * return address of gl_morestack is looked up in the pc/line records, so a
- * function's entry GL_PCLINE must come before its GL_STACKCHECK and its
- * GlFuncInfo.framesize must be at least the `need` it passes.  A data
- * frame takes 8 to 16 bytes more than its size: gcc's alloca rounds n up
- * as (n + 23) & -16 (measured by bench/stacks: without them frames ended
- * 16 bytes below stackguard0), so a nonzero need counts 16 more, as
- * newstack does. */
-#define GL_STACKCHECK(g, need, fixups)                                        \
+ * return address of gl_morestack is looked up in the pc/line records (the
+ * nearest record below it), so GlFuncInfo.framesize must be at least the
+ * `need` passed here.  The call to gl_morestack carries its own record of
+ * (info, line), the function's entry: gcc moves the unlikely branch out of
+ * line, to the end of the function, where the nearest record below is
+ * whatever call gcc laid out last — often one of an inlined callee, whose
+ * descriptor asks for a smaller frame (a frameless leaf's asks for none),
+ * and newstack would then not grow the stack (testdata/run/
+ * stackcheck_inlined_record).  A data frame takes 8 to 16 bytes more than
+ * its size: gcc's alloca rounds n up as (n + 23) & -16 (measured by
+ * bench/stacks: without them frames ended 16 bytes below stackguard0), so
+ * a nonzero need counts 16 more, as newstack does. */
+#define GL_STACKCHECK(g, need, info, line, fixups)                            \
 	do {                                                                   \
 		if (GL_UNLIKELY(GL_SP() - (uintptr_t)(need) - ((need) ? 16 : 0) < (g)->stackguard0)) { \
+			GL_PCLINE(info, line);                                 \
 			gl_morestack(g);                                       \
 			fixups;                                                \
 		}                                                              \

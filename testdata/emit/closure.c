@@ -61,7 +61,7 @@ GL_WRAPPER static void gltype_func_ret_int__call(G *g, GlFunc *f, void *const *a
 /* reflect.MakeFunc's code for func types of the shape _I (compiler/emit.c) */
 GL_WRAPPER static uint64_t glmakefunc__I(G *g, GlFunc *ctx) {
 	GL_PCLINE(glmakefunc__I__info, 0);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, glmakefunc__I__info, 0, );
 	const GlType *ft = ((const GlType *const *)ctx)[1];
 	void *const *r = gl_callMakeFunc(g, ctx, 0);
 	if (GL_UNLIKELY(g->unwinding)) { uint64_t z = {0}; return z; }
@@ -82,7 +82,7 @@ GL_WRAPPER static void gltype_func__call(G *g, GlFunc *f, void *const *a, void *
 /* reflect.MakeFunc's code for func types of the shape _V (compiler/emit.c) */
 GL_WRAPPER static void glmakefunc__V(G *g, GlFunc *ctx) {
 	GL_PCLINE(glmakefunc__V__info, 0);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, glmakefunc__V__info, 0, );
 	const GlType *ft = ((const GlType *const *)ctx)[1];
 	void *const *r = gl_callMakeFunc(g, ctx, 0);
 	if (GL_UNLIKELY(g->unwinding)) return;
@@ -112,7 +112,7 @@ GL_FUNC GlFunc * main_counter(G *g) {
 	struct main_counter__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(main_counter__info, 6);
-	GL_STACKCHECK(g, sizeof(struct main_counter__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_counter__frame), main_counter__info, 6, );
 	GL_FRAME_ENTERZ(g, struct main_counter__frame, fp, fpoff, main_counter__info, sizeof(struct main_counter__frame));
 	/* testdata/emit/closure.gl:7 */
 	GL_PCLINE(main_counter__info, 7);
@@ -150,7 +150,7 @@ GL_FUNC static int64_t main_counter_func1(G *g, GlFunc *ctx) {
 	uintptr_t fpoff;
 	int64_t _r0; /* r0 testdata/emit/closure.gl:8 */
 	GL_PCLINE(main_counter_func1__info, 8);
-	GL_STACKCHECK(g, sizeof(struct main_counter_func1__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_counter_func1__frame), main_counter_func1__info, 8, );
 	GL_FRAME_ENTERZ(g, struct main_counter_func1__frame, fp, fpoff, main_counter_func1__info, sizeof(struct main_counter_func1__frame));
 	fp->_n = ((struct main_counter_func1__closure *)ctx)->_n;
 	_r0 = 0;
@@ -192,7 +192,7 @@ GL_FUNC void main_safediv(G *g, struct gltuple_int_string *out, int64_t p0, int6
 	int64_t t2;
 	int64_t t3;
 	GL_PCLINE(main_safediv__info, 14);
-	GL_STACKCHECK(g, sizeof(struct main_safediv__frame), GL_FIXPARAM(g, out); );
+	GL_STACKCHECK(g, sizeof(struct main_safediv__frame), main_safediv__info, 14, GL_FIXPARAM(g, out); );
 	GL_FRAME_ENTERZ(g, struct main_safediv__frame, fp, fpoff, main_safediv__info, sizeof(struct main_safediv__frame));
 	_a = p0;
 	_b = p1;
@@ -263,7 +263,7 @@ GL_NOINLINE GL_FUNC static void main_safediv_func1(G *g, GlFunc *ctx) {
 	struct main_safediv_func1__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(main_safediv_func1__info, 15);
-	GL_STACKCHECK(g, sizeof(struct main_safediv_func1__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_safediv_func1__frame), main_safediv_func1__info, 15, );
 	GL_FRAME_ENTERZ(g, struct main_safediv_func1__frame, fp, fpoff, main_safediv_func1__info, sizeof(struct main_safediv_func1__frame));
 	fp->_err = ((struct main_safediv_func1__closure *)ctx)->_err;
 	/* testdata/emit/closure.gl:16 */
@@ -308,7 +308,7 @@ GL_FUNC void main_main(G *g) {
 	uintptr_t fpoff;
 	int64_t t2;
 	GL_PCLINE(main_main__info, 23);
-	GL_STACKCHECK(g, sizeof(struct main_main__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_main__frame), main_main__info, 23, );
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, offsetof(struct main_main__frame, t3));
 	/* testdata/emit/closure.gl:24 */
 	GL_PCLINE(main_main__info, 24);

@@ -56,7 +56,7 @@ GL_FUNC GlString main_classify(G *g, int64_t p0) {
 	int64_t _y; /* y testdata/emit/elseif.gl:8 */
 	int64_t _z; /* z testdata/emit/elseif.gl:12 */
 	GL_PCLINE(main_classify__info, 7);
-	GL_STACKCHECK(g, sizeof(struct main_classify__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_classify__frame), main_classify__info, 7, );
 	GL_FRAME_ENTERZ(g, struct main_classify__frame, fp, fpoff, main_classify__info, sizeof(struct main_classify__frame));
 	_x = p0;
 	/* testdata/emit/elseif.gl:8 */
@@ -127,7 +127,7 @@ GL_FUNC void main_main(G *g) {
 	int64_t t3;
 	int64_t _x; /* x testdata/emit/elseif.gl:22 */
 	GL_PCLINE(main_main__info, 21);
-	GL_STACKCHECK(g, sizeof(struct main_main__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_main__frame), main_main__info, 21, );
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, sizeof(struct main_main__frame));
 	/* testdata/emit/elseif.gl:22 */
 	{

@@ -66,7 +66,7 @@ GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, ui
 	GL_PCLINE(main_split__info, 7);
 	GlString p0_r;
 	GL_PARAMPIN(p0_r, p0);
-	GL_STACKCHECK(g, sizeof(struct main_split__frame), GL_FIXPARAM(g, p0_r.ptr); GL_FIXPARAM(g, out); );
+	GL_STACKCHECK(g, sizeof(struct main_split__frame), main_split__info, 7, GL_FIXPARAM(g, p0_r.ptr); GL_FIXPARAM(g, out); );
 	GL_FRAME_ENTERZ(g, struct main_split__frame, fp, fpoff, main_split__info, sizeof(struct main_split__frame));
 	fp->_s = p0_r;
 	_sep = p1;
@@ -161,7 +161,7 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 	GL_PCLINE(main_fields__info, 16);
 	GlString p0_r;
 	GL_PARAMPIN(p0_r, p0);
-	GL_STACKCHECK(g, sizeof(struct main_fields__frame), GL_FIXPARAM(g, p0_r.ptr); GL_FIXPARAM(g, out); );
+	GL_STACKCHECK(g, sizeof(struct main_fields__frame), main_fields__info, 16, GL_FIXPARAM(g, p0_r.ptr); GL_FIXPARAM(g, out); );
 	GL_FRAME_ENTERZ(g, struct main_fields__frame, fp, fpoff, main_fields__info, offsetof(struct main_fields__frame, t1));
 	fp->_s = p0_r;
 	fp->glout = out;
@@ -230,7 +230,7 @@ GL_FUNC void main_main(G *g) {
 	int64_t t2;
 	int64_t _i; /* i testdata/emit/frame.gl:27 */
 	GL_PCLINE(main_main__info, 26);
-	GL_STACKCHECK(g, sizeof(struct main_main__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_main__frame), main_main__info, 26, );
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, sizeof(struct main_main__frame));
 	/* testdata/emit/frame.gl:27 */
 	{

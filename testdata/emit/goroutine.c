@@ -74,7 +74,7 @@ GL_WRAPPER static void gltype_func__call(G *g, GlFunc *f, void *const *a, void *
 /* reflect.MakeFunc's code for func types of the shape _V (compiler/emit.c) */
 GL_WRAPPER static void glmakefunc__V(G *g, GlFunc *ctx) {
 	GL_PCLINE(glmakefunc__V__info, 0);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, glmakefunc__V__info, 0, );
 	const GlType *ft = ((const GlType *const *)ctx)[1];
 	void *const *r = gl_callMakeFunc(g, ctx, 0);
 	if (GL_UNLIKELY(g->unwinding)) return;
@@ -112,7 +112,7 @@ GL_FUNC void main_worker(G *g, int64_t p0, GlChan * p1, GlChan * p2) {
 	bool t3;
 	int64_t _j; /* j testdata/emit/goroutine.gl:7 */
 	GL_PCLINE(main_worker__info, 6);
-	GL_STACKCHECK(g, sizeof(struct main_worker__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_worker__frame), main_worker__info, 6, );
 	GL_FRAME_ENTERZ(g, struct main_worker__frame, fp, fpoff, main_worker__info, offsetof(struct main_worker__frame, t2));
 	_id = p0;
 	fp->_jobs = p1;
@@ -187,7 +187,7 @@ GL_FUNC void main_main(G *g) {
 	int64_t t8;
 	int64_t _r; /* r testdata/emit/goroutine.gl:26 */
 	GL_PCLINE(main_main__info, 12);
-	GL_STACKCHECK(g, sizeof(struct main_main__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_main__frame), main_main__info, 12, );
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, offsetof(struct main_main__frame, t6));
 	/* testdata/emit/goroutine.gl:13 */
 	GL_PCLINE(main_main__info, 13);
@@ -318,7 +318,7 @@ GL_FUNC static void main_main_func1(G *g, GlFunc *ctx) {
 	uintptr_t fpoff;
 	int64_t _i; /* i testdata/emit/goroutine.gl:18 */
 	GL_PCLINE(main_main_func1__info, 17);
-	GL_STACKCHECK(g, sizeof(struct main_main_func1__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_main_func1__frame), main_main_func1__info, 17, );
 	GL_FRAME_ENTERZ(g, struct main_main_func1__frame, fp, fpoff, main_main_func1__info, offsetof(struct main_main_func1__frame, t2));
 	fp->_jobs = ((struct main_main_func1__closure *)ctx)->_jobs;
 	/* testdata/emit/goroutine.gl:18 */

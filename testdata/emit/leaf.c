@@ -80,7 +80,7 @@ GL_FUNC int64_t main_sumgcd(G *g, int64_t p0) {
 	int64_t t1;
 	int64_t t2;
 	GL_PCLINE(main_sumgcd__info, 13);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, main_sumgcd__info, 13, );
 	_n = p0;
 	_r0 = 0;
 	/* testdata/emit/leaf.gl:14 */
@@ -119,7 +119,7 @@ static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$
 GL_FUNC void main_main(G *g) {
 	int64_t t1;
 	GL_PCLINE(main_main__info, 21);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, main_main__info, 21, );
 	/* testdata/emit/leaf.gl:22 */
 	GL_PCLINE(main_main__info, 22);
 	t1 = main_sumgcd(g, ((int64_t)10ll));

@@ -72,7 +72,7 @@ GL_WRAPPER static void gltype_func_ret_int__call(G *g, GlFunc *f, void *const *a
 /* reflect.MakeFunc's code for func types of the shape _I (compiler/emit.c) */
 GL_WRAPPER static uint64_t glmakefunc__I(G *g, GlFunc *ctx) {
 	GL_PCLINE(glmakefunc__I__info, 0);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, glmakefunc__I__info, 0, );
 	const GlType *ft = ((const GlType *const *)ctx)[1];
 	void *const *r = gl_callMakeFunc(g, ctx, 0);
 	if (GL_UNLIKELY(g->unwinding)) { uint64_t z = {0}; return z; }
@@ -104,7 +104,7 @@ GL_FUNC int64_t main_Point_Area(G *g, struct main_Point recv) {
 	GL_PCLINE(main_Point_Area__info, 13);
 	struct main_Point recv_r;
 	GL_PARAMPIN(recv_r, recv);
-	GL_STACKCHECK(g, sizeof(struct main_Point_Area__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_Point_Area__frame), main_Point_Area__info, 13, );
 	GL_FRAME_ENTERZ(g, struct main_Point_Area__frame, fp, fpoff, main_Point_Area__info, sizeof(GlFrame));
 	fp->_p = recv_r;
 	_r0 = 0;
@@ -136,7 +136,7 @@ GL_FUNC int64_t main_Square_Area(G *g, struct main_Square * recv) {
 	uintptr_t fpoff;
 	int64_t _r0; /* r0 testdata/emit/methods.gl:17 */
 	GL_PCLINE(main_Square_Area__info, 17);
-	GL_STACKCHECK(g, sizeof(struct main_Square_Area__frame), GL_FIXPARAM(g, recv); );
+	GL_STACKCHECK(g, sizeof(struct main_Square_Area__frame), main_Square_Area__info, 17, GL_FIXPARAM(g, recv); );
 	GL_FRAME_ENTERZ(g, struct main_Square_Area__frame, fp, fpoff, main_Square_Area__info, sizeof(struct main_Square_Area__frame));
 	fp->_s = recv;
 	_r0 = 0;
@@ -185,7 +185,7 @@ GL_FUNC int64_t main_total(G *g, const GlSlice *p0) {
 	int64_t t4;
 	int64_t t6;
 	GL_PCLINE(main_total__info, 19);
-	GL_STACKCHECK(g, sizeof(struct main_total__frame), GL_FIXPARAM(g, p0); );
+	GL_STACKCHECK(g, sizeof(struct main_total__frame), main_total__info, 19, GL_FIXPARAM(g, p0); );
 	GL_FRAME_ENTERZ(g, struct main_total__frame, fp, fpoff, main_total__info, sizeof(struct main_total__frame));
 	fp->_shapes = *p0;
 	_r0 = 0;
@@ -260,7 +260,7 @@ GL_FUNC GlString main_describe(G *g, GlIface p0) {
 	GL_PCLINE(main_describe__info, 27);
 	GlIface p0_r;
 	GL_PARAMPIN(p0_r, p0);
-	GL_STACKCHECK(g, sizeof(struct main_describe__frame), GL_FIXPARAM(g, p0_r.data); );
+	GL_STACKCHECK(g, sizeof(struct main_describe__frame), main_describe__info, 27, GL_FIXPARAM(g, p0_r.data); );
 	GL_FRAME_ENTERZ(g, struct main_describe__frame, fp, fpoff, main_describe__info, offsetof(struct main_describe__frame, t3));
 	fp->_v = p0_r;
 	/* testdata/emit/methods.gl:28 */
@@ -352,7 +352,7 @@ GL_FUNC void main_main(G *g) {
 	uintptr_t fpoff;
 	int64_t t7;
 	GL_PCLINE(main_main__info, 40);
-	GL_STACKCHECK(g, sizeof(struct main_main__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_main__frame), main_main__info, 40, );
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, offsetof(struct main_main__frame, t2));
 	/* testdata/emit/methods.gl:41 */
 	GL_PCLINE(main_main__info, 41);

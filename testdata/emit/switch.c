@@ -42,7 +42,7 @@ GL_FUNC GlString main_kind(G *g, int32_t p0) {
 	int32_t _r; /* r testdata/emit/switch.gl:9 */
 	int32_t t1;
 	GL_PCLINE(main_kind__info, 9);
-	GL_STACKCHECK(g, sizeof(struct main_kind__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_kind__frame), main_kind__info, 9, );
 	GL_FRAME_ENTERZ(g, struct main_kind__frame, fp, fpoff, main_kind__info, sizeof(struct main_kind__frame));
 	_r = p0;
 	/* testdata/emit/switch.gl:10 */
@@ -107,7 +107,7 @@ GL_FUNC GlString main_size(G *g, int64_t p0, int64_t p1) {
 	int64_t _limit; /* limit testdata/emit/switch.gl:22 */
 	int64_t t1;
 	GL_PCLINE(main_size__info, 22);
-	GL_STACKCHECK(g, sizeof(struct main_size__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_size__frame), main_size__info, 22, );
 	GL_FRAME_ENTERZ(g, struct main_size__frame, fp, fpoff, main_size__info, sizeof(struct main_size__frame));
 	_n = p0;
 	_limit = p1;
@@ -166,7 +166,7 @@ GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(main_main__info, 32);
-	GL_STACKCHECK(g, sizeof(struct main_main__frame), );
+	GL_STACKCHECK(g, sizeof(struct main_main__frame), main_main__info, 32, );
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, sizeof(struct main_main__frame));
 	/* testdata/emit/switch.gl:33 */
 	GL_PCLINE(main_main__info, 33);

@@ -188,7 +188,7 @@ GL_FUNC u64 t_rec(G *g, u64 d) {
 	uintptr_t fpoff;
 	u64 r;
 	GL_PCLINE(rec__info, 10);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), rec__info, 10, );
 	GL_FRAME_ENTER(g, struct rec__frame, fp, fpoff, rec__info);
 	for (u64 i = 0; i < 16; i++)
 		fp->a[i] = d * i + 1;
@@ -244,7 +244,7 @@ GL_FUNC u64 t_loop(G *g, u64 k) {
 	uintptr_t fpoff;
 	u64 s = 0;
 	GL_PCLINE(loop__info, 20);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), loop__info, 20, );
 	GL_FRAME_ENTER(g, struct loop__frame, fp, fpoff, loop__info);
 	for (u64 i = 0; i < 64; i++)
 		fp->a[i] = i * k;
@@ -299,7 +299,7 @@ GL_FUNC u64 t_deep_then_loop(G *g, u64 d, u64 k) {
 	uintptr_t fpoff;
 	u64 r;
 	GL_PCLINE(deep__info, 35);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), deep__info, 35, );
 	GL_FRAME_ENTER(g, struct deep__frame, fp, fpoff, deep__info);
 	fp->pad[0] = d;
 	if (d == 0) {
@@ -347,7 +347,7 @@ GL_FUNC void t_addr(G *g, u64 depth) {
 	struct addr__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(addr__info, 45);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), addr__info, 45, );
 	GL_FRAME_ENTER(g, struct addr__frame, fp, fpoff, addr__info);
 	fp->x = 0;
 	fp->p = &fp->x;                /* p := &x */
@@ -391,7 +391,7 @@ GL_FUNC void t_addp(G *g, u64 *p, u64 d) {
 	struct addp__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(addp__info, 55);
-	GL_STACKCHECK(g, sizeof(*fp), GL_FIXPARAM(g, p));
+	GL_STACKCHECK(g, sizeof(*fp), addp__info, 55, GL_FIXPARAM(g, p));
 	GL_FRAME_ENTER(g, struct addp__frame, fp, fpoff, addp__info);
 	fp->p = p; /* pointer parameters live in the data frame from here on */
 	fp->a[d % 16] = d;
@@ -426,7 +426,7 @@ GL_FUNC void t_mk(G *g, GlSlice *out, u64 n) {
 	struct mk__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(mk__info, 62);
-	GL_STACKCHECK(g, sizeof(*fp), GL_FIXPARAM(g, out));
+	GL_STACKCHECK(g, sizeof(*fp), mk__info, 62, GL_FIXPARAM(g, out));
 	GL_FRAME_ENTER(g, struct mk__frame, fp, fpoff, mk__info);
 	fp->out = out;
 	GL_PCLINE(mk__info, 63);
@@ -454,7 +454,7 @@ GL_FUNC u64 t_usemk(G *g, u64 n) {
 	uintptr_t fpoff;
 	u64 r = 0;
 	GL_PCLINE(usemk__info, 70);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), usemk__info, 70, );
 	GL_FRAME_ENTER(g, struct usemk__frame, fp, fpoff, usemk__info);
 	for (int i = 0; i < 3; i++) {
 		GL_PCLINE(usemk__info, 72);
@@ -494,7 +494,7 @@ static u64 usemk_ref(u64 n) {
 static const GlFuncInfo many__info;
 GL_FUNC u64 t_manylive(G *g, u64 x) {
 	GL_PCLINE(many__info, 80);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, many__info, 80, );
 	u64 v0 = x * 3 + 1, v1 = x ^ 0x55, v2 = x * x, v3 = x + 7, v4 = x * 11, v5 = x >> 1, v6 = x * 13 + 5,
 	    v7 = ~x, v8 = x * 17, v9 = x + 99, v10 = x * 19, v11 = x ^ 0xabcdef, v12 = x * 23, v13 = x - 3,
 	    v14 = x * 29, v15 = x << 3;
@@ -570,7 +570,7 @@ GL_FUNC u64 t_panicky(G *g, u64 n) {
 	uintptr_t fpoff;
 	u64 r;
 	GL_PCLINE(panicky__info, 90);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), panicky__info, 90, );
 	GL_FRAME_ENTER(g, struct panicky__frame, fp, fpoff, panicky__info);
 	fp->a[n % 8] = n;
 	if (n == 0) {
@@ -622,7 +622,7 @@ GL_FUNC void t_deferrec_func1(G *g, GlFunc *ctx) {
 	struct deferrec_func1__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(deferrec_func1__info, 101);
-	GL_STACKCHECK(g, sizeof(*fp), GL_FIXPARAM(g, ctx));
+	GL_STACKCHECK(g, sizeof(*fp), deferrec_func1__info, 101, GL_FIXPARAM(g, ctx));
 	GL_FRAME_ENTER(g, struct deferrec_func1__frame, fp, fpoff, deferrec_func1__info);
 	fp->c = (clo_p *)ctx;
 	int64_t c0 = g->stackcopies;
@@ -646,7 +646,7 @@ GL_FUNC int64_t t_deferrec(G *g, u64 n) {
 	uintptr_t fpoff;
 	int64_t result;
 	GL_PCLINE(deferrec__info, 98);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), deferrec__info, 98, );
 	GL_FRAME_ENTER(g, struct deferrec__frame, fp, fpoff, deferrec__info);
 	fp->c.f.fn = (void (*)(void))t_deferrec_func1;
 	fp->c.p = &fp->r;
@@ -691,7 +691,7 @@ static const GlFuncInfo helper__info;
  * deferred call's frame as its own and stop the panic. */
 GL_FUNC GL_NOINLINE int64_t t_helper(G *g) {
 	GL_PCLINE(helper__info, 120);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, helper__info, 120, );
 	GL_PCLINE(helper__info, 121);
 	GlEface e = gl_recover(g, GL_RBP());
 	return e.tab != NULL ? 2 : 1;
@@ -724,7 +724,7 @@ GL_FUNC void t_inner_func1(G *g, GlFunc *ctx) {
 	struct innerf__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(innerf__info, 126);
-	GL_STACKCHECK(g, sizeof(*fp), GL_FIXPARAM(g, ctx));
+	GL_STACKCHECK(g, sizeof(*fp), innerf__info, 126, GL_FIXPARAM(g, ctx));
 	GL_FRAME_ENTER(g, struct innerf__frame, fp, fpoff, innerf__info);
 	fp->c = (clo_pp *)ctx;
 	GL_PCLINE(innerf__info, 127);
@@ -743,7 +743,7 @@ GL_FUNC void t_inner(G *g, int64_t *pr) {
 	struct inner__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(inner__info, 125);
-	GL_STACKCHECK(g, sizeof(*fp), GL_FIXPARAM(g, pr));
+	GL_STACKCHECK(g, sizeof(*fp), inner__info, 125, GL_FIXPARAM(g, pr));
 	GL_FRAME_ENTER(g, struct inner__frame, fp, fpoff, inner__info);
 	fp->pr = pr;
 	fp->c.f.fn = (void (*)(void))t_inner_func1;
@@ -786,7 +786,7 @@ GL_FUNC void t_nestedrec_func1(G *g, GlFunc *ctx) {
 	struct nestedrecf__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(nestedrecf__info, 116);
-	GL_STACKCHECK(g, sizeof(*fp), GL_FIXPARAM(g, ctx));
+	GL_STACKCHECK(g, sizeof(*fp), nestedrecf__info, 116, GL_FIXPARAM(g, ctx));
 	GL_FRAME_ENTER(g, struct nestedrecf__frame, fp, fpoff, nestedrecf__info);
 	fp->c = (clo_p *)ctx;
 	GL_PCLINE(nestedrecf__info, 116);
@@ -804,7 +804,7 @@ GL_FUNC int64_t t_nestedrec(G *g) {
 	uintptr_t fpoff;
 	int64_t result;
 	GL_PCLINE(nestedrec__info, 115);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), nestedrec__info, 115, );
 	GL_FRAME_ENTER(g, struct nestedrec__frame, fp, fpoff, nestedrec__info);
 	fp->c.f.fn = (void (*)(void))t_nestedrec_func1;
 	fp->c.p = &fp->r;
@@ -851,7 +851,7 @@ GL_FUNC void t_recoverer(G *g, int64_t *p, int64_t k) {
 	struct recoverer__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(recoverer__info, 140);
-	GL_STACKCHECK(g, sizeof(*fp), GL_FIXPARAM(g, p));
+	GL_STACKCHECK(g, sizeof(*fp), recoverer__info, 140, GL_FIXPARAM(g, p));
 	GL_FRAME_ENTER(g, struct recoverer__frame, fp, fpoff, recoverer__info);
 	fp->p = p;
 	GL_PCLINE(recoverer__info, 141);
@@ -896,7 +896,7 @@ GL_FUNC int64_t t_viathunk(G *g, int64_t k, int tail) {
 	uintptr_t fpoff;
 	int64_t result;
 	GL_PCLINE(viathunk__info, 135);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), viathunk__info, 135, );
 	GL_FRAME_ENTER(g, struct viathunk__frame, fp, fpoff, viathunk__info);
 	fp->d.f.fn = tail ? (void (*)(void))gldefer_tail : (void (*)(void))gldefer_notail;
 	fp->d.p = &fp->r;
@@ -941,7 +941,7 @@ static const GlFrameSlot nestedpanic__slots[] = {
 static const GlFuncInfo nestedpanic__info, nestedpanicf1__info, nestedpanicf2__info;
 GL_FUNC void t_nestedpanic_func1(G *g, GlFunc *ctx) {
 	GL_PCLINE(nestedpanicf1__info, 151);
-	GL_STACKCHECK(g, 0, GL_FIXPARAM(g, ctx));
+	GL_STACKCHECK(g, 0, nestedpanicf1__info, 151, GL_FIXPARAM(g, ctx));
 	/* no data frame: nothing after the check can move the stack
 	 * (gl_recover does not), so ctx stays valid */
 	GL_PCLINE(nestedpanicf1__info, 151);
@@ -950,7 +950,7 @@ GL_FUNC void t_nestedpanic_func1(G *g, GlFunc *ctx) {
 }
 GL_FUNC void t_nestedpanic_func2(G *g, GlFunc *ctx) {
 	GL_PCLINE(nestedpanicf2__info, 152);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, nestedpanicf2__info, 152, );
 	(void)ctx;
 	GL_PCLINE(nestedpanicf2__info, 152);
 	gopanic(g, strval(&str_second));
@@ -960,7 +960,7 @@ GL_FUNC int64_t t_nestedpanic(G *g) {
 	uintptr_t fpoff;
 	int64_t result;
 	GL_PCLINE(nestedpanic__info, 150);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), nestedpanic__info, 150, );
 	GL_FRAME_ENTER(g, struct nestedpanic__frame, fp, fpoff, nestedpanic__info);
 	fp->c1.f.fn = (void (*)(void))t_nestedpanic_func1;
 	fp->c1.p = &fp->r;
@@ -1015,7 +1015,7 @@ GL_FUNC void t_catch_func1(G *g, GlFunc *ctx) {
 	struct catchf__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(catchf__info, 161);
-	GL_STACKCHECK(g, sizeof(*fp), GL_FIXPARAM(g, ctx));
+	GL_STACKCHECK(g, sizeof(*fp), catchf__info, 161, GL_FIXPARAM(g, ctx));
 	GL_FRAME_ENTER(g, struct catchf__frame, fp, fpoff, catchf__info);
 	fp->c = (clo_e *)ctx;
 	GL_PCLINE(catchf__info, 161);
@@ -1032,7 +1032,7 @@ GL_FUNC GlEface t_catch(G *g, void (*f)(G *, u64), u64 a) {
 	uintptr_t fpoff;
 	GlEface result;
 	GL_PCLINE(catch__info, 160);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), catch__info, 160, );
 	GL_FRAME_ENTER(g, struct catch__frame, fp, fpoff, catch__info);
 	fp->c.f.fn = (void (*)(void))t_catch_func1;
 	fp->c.pe = &fp->e;
@@ -1072,7 +1072,7 @@ typedef struct clo_k {
 static const GlFuncInfo logf__info, order__info, mid__info;
 GL_FUNC void t_logf(G *g, GlFunc *ctx) {
 	GL_PCLINE(logf__info, 170);
-	GL_STACKCHECK(g, 0, GL_FIXPARAM(g, ctx));
+	GL_STACKCHECK(g, 0, logf__info, 170, GL_FIXPARAM(g, ctx));
 	int64_t k = ((clo_k *)ctx)->k; /* read before any call */
 	GL_PCLINE(logf__info, 171);
 	GlEface e = k == 1 ? gl_recover(g, GL_RBP()) : (GlEface){0, 0};
@@ -1089,7 +1089,7 @@ GL_FUNC void t_mid(G *g, u64 depth) {
 	struct mid__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(mid__info, 175);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), mid__info, 175, );
 	GL_FRAME_ENTER(g, struct mid__frame, fp, fpoff, mid__info);
 	fp->c2 = (clo_k){{(void (*)(void))t_logf}, 2};
 	fp->c3 = (clo_k){{(void (*)(void))t_logf}, 3};
@@ -1124,7 +1124,7 @@ GL_FUNC int64_t t_order(G *g, u64 depth) {
 	uintptr_t fpoff;
 	int64_t result;
 	GL_PCLINE(order__info, 185);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), order__info, 185, );
 	GL_FRAME_ENTER(g, struct order__frame, fp, fpoff, order__info);
 	fp->c1 = (clo_k){{(void (*)(void))t_logf}, 1};
 	GL_PCLINE(order__info, 186);
@@ -1165,7 +1165,7 @@ static u64 bandrecovered;
 GL_FUNC void t_bandrec(G *g, GlFunc *ctx) {
 	(void)ctx;
 	GL_PCLINE(bandrec__info, 190);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, bandrec__info, 190, );
 	/* many live values: a fixed frame of spills */
 	volatile u64 v[24];
 	for (int i = 0; i < 24; i++)
@@ -1180,7 +1180,7 @@ GL_FUNC void t_band(G *g, u64 d) {
 	struct band__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(band__info, 185);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), band__info, 185, );
 	GL_FRAME_ENTER(g, struct band__frame, fp, fpoff, band__info);
 	if (d > 0) {
 		GL_PCLINE(band__info, 186);
@@ -1288,7 +1288,7 @@ enum { npanicmsgs = sizeof panicmsgs / sizeof panicmsgs[0] };
 static const GlFuncInfo panicwith__info;
 GL_FUNC void t_panicwith(G *g, u64 which) {
 	GL_PCLINE(panicwith__info, 200);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, panicwith__info, 200, );
 	GL_PCLINE(panicwith__info, 201);
 	switch (which) {
 	case 0: gl_panicindex(g, 5, 3); break;
@@ -1325,7 +1325,7 @@ static const GlFuncInfo panicwith__info __attribute__((used)) = {
 static const GlFuncInfo deeppanic__info;
 GL_FUNC void t_deeppanic(G *g, u64 n) {
 	GL_PCLINE(deeppanic__info, 210);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, deeppanic__info, 210, );
 	GL_PCLINE(deeppanic__info, 211);
 	t_panicky(g, n);
 }
@@ -1454,7 +1454,7 @@ GL_FUNC void t_worker(G *g, void *arg) {
 	uintptr_t fpoff;
 	long me = (long)arg;
 	GL_PCLINE(worker__info, 220);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), worker__info, 220, );
 	GL_FRAME_ENTER(g, struct worker__frame, fp, fpoff, worker__info);
 	for (int i = 0; i < 8; i++)
 		fp->acc[i] = (u64)me;
@@ -1525,7 +1525,7 @@ static void test_sched(G *g) {
 static const GlFuncInfo preempt__info;
 GL_FUNC void tg_preempt(G *g) {
 	GL_PCLINE(preempt__info, 400);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, preempt__info, 400, );
 	GL_PCLINE(preempt__info, 401);
 	t_rec(g, 3000); /* room for what follows */
 	int64_t c0 = g->stackcopies;
@@ -1553,7 +1553,7 @@ static const GlFuncInfo parker__info;
 GL_FUNC void t_parker(G *g, void *arg) {
 	(void)arg;
 	GL_PCLINE(parker__info, 410);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, parker__info, 410, );
 	parked = g;
 	parkstate = 1;
 	GL_PCLINE(parker__info, 411);
@@ -1581,7 +1581,7 @@ GL_FUNC void t_goexiter(G *g, void *arg) {
 	uintptr_t fpoff;
 	(void)arg;
 	GL_PCLINE(goexiter__info, 420);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), goexiter__info, 420, );
 	GL_FRAME_ENTER(g, struct goexiter__frame, fp, fpoff, goexiter__info);
 	goexitstate = 1;
 	GL_PCLINE(goexiter__info, 421);
@@ -1664,7 +1664,7 @@ static const GlFuncInfo hoff__info;
 GL_FUNC void t_hoffrecv(G *g, void *arg) {
 	(void)arg;
 	GL_PCLINE(hoff__info, 430);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, hoff__info, 430, );
 	hoffstate = 1;
 	GL_PCLINE(hoff__info, 431);
 	chanrecv1(g, hoffchan, hoffvar);
@@ -1673,7 +1673,7 @@ GL_FUNC void t_hoffrecv(G *g, void *arg) {
 GL_FUNC void t_hoffsend(G *g, void *arg) {
 	(void)arg;
 	GL_PCLINE(hoff__info, 440);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, hoff__info, 440, );
 	hoffstate = 1;
 	GL_PCLINE(hoff__info, 441);
 	chansend1(g, hoffchan, hoffvar);
@@ -1740,7 +1740,7 @@ static const GlFuncInfo coremain__info;
 static int testdone;
 GL_FUNC void t_testg(G *g, void *arg) {
 	GL_PCLINE(coremain__info, 290);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 290, );
 	GL_PCLINE(coremain__info, 291);
 	((void (*)(G *))arg)(g);
 	CHECK(g->topframe == NULL && g->_defer == NULL && g->_panic == NULL && !g->unwinding,
@@ -1756,7 +1756,7 @@ static void runtest(void (*fn)(G *)) {
 
 GL_FUNC void tg_T1(G *g) {
 	GL_PCLINE(coremain__info, 301);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 301, );
 	GL_PCLINE(coremain__info, 302);
 	u64 r = t_rec(g, TP.recdeep);
 	CHECKEQ(r, R.rec_deep, "T1 deep recursion");
@@ -1766,7 +1766,7 @@ GL_FUNC void tg_T1(G *g) {
 }
 GL_FUNC void tg_T2(G *g) {
 	GL_PCLINE(coremain__info, 305);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 305, );
 	u64 s = 0;
 	for (u64 d = 0; d < TP.loopdepths; d++) {
 		GL_PCLINE(coremain__info, 306);
@@ -1776,20 +1776,20 @@ GL_FUNC void tg_T2(G *g) {
 }
 GL_FUNC void tg_T3(G *g) {
 	GL_PCLINE(coremain__info, 310);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 310, );
 	GL_PCLINE(coremain__info, 311);
 	t_addr(g, TP.addrdepth);
 	sayf("  T3 pointer to a local moved by %+lld bytes; its uintptr copy did not\n", addr_moved, 0, 0);
 }
 GL_FUNC void tg_T4(G *g) {
 	GL_PCLINE(coremain__info, 315);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 315, );
 	GL_PCLINE(coremain__info, 316);
 	CHECKEQ(t_usemk(g, TP.mkn), R.usemk, "T4 pointer parameters and out-pointers");
 }
 GL_FUNC void tg_T5(G *g) {
 	GL_PCLINE(coremain__info, 320);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 320, );
 	u64 s = 0;
 	for (u64 x = 0; x < TP.manymax; x += TP.manystep) {
 		GL_PCLINE(coremain__info, 321);
@@ -1799,7 +1799,7 @@ GL_FUNC void tg_T5(G *g) {
 }
 GL_FUNC void tg_T6(G *g) {
 	GL_PCLINE(coremain__info, 330);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 330, );
 	GL_PCLINE(coremain__info, 331);
 	CHECKEQ(t_deferrec(g, 50), 37, "T6a recover in a deferred func literal");
 	CHECK(deferrec_copies > 0, "T6a the deferred call moved the stack");
@@ -1820,7 +1820,7 @@ GL_FUNC void tg_T6(G *g) {
 }
 GL_FUNC void tg_T6deep(G *g) {
 	GL_PCLINE(coremain__info, 340);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 340, );
 	GL_PCLINE(coremain__info, 341);
 	GlEface e = t_catch(g, t_deeppanic, TP.panicdepth);
 	CHECKSTR(errstr(g, e), panicmsgs[0], "T6f panic deep in a grown stack");
@@ -1836,13 +1836,13 @@ GL_FUNC void tg_T6deep(G *g) {
 static u64 banddepth;
 GL_FUNC void tg_band(G *g) {
 	GL_PCLINE(coremain__info, 345);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 345, );
 	GL_PCLINE(coremain__info, 346);
 	t_band(g, banddepth);
 }
 GL_FUNC void tg_misc(G *g) {
 	GL_PCLINE(coremain__info, 350);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 350, );
 	test_messages(g);
 	test_iface(g);
 	test_malloc(g);
@@ -1851,7 +1851,7 @@ GL_FUNC void tg_misc(G *g) {
 static const GlFuncInfo coremain__info;
 GL_FUNC void t_coremain(G *g) {
 	GL_PCLINE(coremain__info, 360);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, coremain__info, 360, );
 	runtest(tg_T1);
 	runtest(tg_T2);
 	runtest(tg_T3);
@@ -1901,7 +1901,7 @@ GL_FUNC void t_fb(G *g, u64 i) {
 	struct fb__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(fb__info, 28);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), fb__info, 28, );
 	GL_FRAME_ENTER(g, struct fb__frame, fp, fpoff, fb__info);
 	if (GL_UNLIKELY(i >= 3)) {
 		GL_PCLINE(fb__info, 31);
@@ -1919,7 +1919,7 @@ static const GlFuncInfo fb__info __attribute__((used)) = {
 	"main.fb", "/src/core_test.gl", 28, sizeof(struct fb__frame), NULL, 0, (void (*)(void))t_fb};
 GL_FUNC void t_fa(G *g, u64 n) {
 	GL_PCLINE(fa__info, 20);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, fa__info, 20, );
 	if (n > 0) {
 		GL_PCLINE(fa__info, 21);
 		t_fa(g, n - 1);
@@ -1934,7 +1934,7 @@ static const GlFuncInfo fa__info __attribute__((used)) = {
 	"main.fa", "/src/core_test.gl", 20, 0, NULL, 0, (void (*)(void))t_fa};
 GL_FUNC void t_tbmain(G *g) {
 	GL_PCLINE(tbmain__info, 14);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, tbmain__info, 14, );
 	GL_PCLINE(tbmain__info, 15);
 	t_fa(g, childarg);
 	__asm__ volatile("" ::: "memory");
@@ -1949,7 +1949,7 @@ static const GlFuncInfo tbnested__info, tbnestedf__info;
 GL_FUNC void t_tbnested_func1(G *g, GlFunc *ctx) {
 	(void)ctx;
 	GL_PCLINE(tbnestedf__info, 41);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, tbnestedf__info, 41, );
 	if (childarg == 1) {
 		GL_PCLINE(tbnestedf__info, 42);
 		gl_recover(g, GL_RBP());
@@ -1972,7 +1972,7 @@ GL_FUNC void t_tbnested(G *g) {
 	struct tbnested__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(tbnested__info, 40);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), tbnested__info, 40, );
 	GL_FRAME_ENTER(g, struct tbnested__frame, fp, fpoff, tbnested__info);
 	fp->c.fn = (void (*)(void))t_tbnested_func1;
 	GL_PCLINE(tbnested__info, 41);
@@ -2017,7 +2017,7 @@ static const GlFuncInfo deeperr__info;
 GL_FUNC GlString t_deeperr_Error(G *g, void *data) {
 	(void)data;
 	GL_PCLINE(deeperr__info, 60);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, deeperr__info, 60, );
 	GL_PCLINE(deeperr__info, 61);
 	u64 r = t_rec(g, 3000);
 	return r ? (GlString)GS("deep error") : (GlString)GS("?");
@@ -2062,7 +2062,7 @@ static const struct {
 static const GlFuncInfo tbvalue__info;
 GL_FUNC void t_tbvalue(G *g) {
 	GL_PCLINE(tbvalue__info, 70);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, tbvalue__info, 70, );
 	GL_PCLINE(tbvalue__info, 71);
 	gopanic(g, (GlEface){panicvals[childarg].t, panicvals[childarg].v});
 	__asm__ volatile("" ::: "memory");
@@ -2073,7 +2073,7 @@ static const GlFuncInfo tbvalue__info __attribute__((used)) = {
 static const GlFuncInfo tbnil__info;
 GL_FUNC void t_tbnil(G *g) {
 	GL_PCLINE(tbnil__info, 80);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, tbnil__info, 80, );
 	GL_PCLINE(tbnil__info, 81);
 	gl_panicnil(g);
 	__asm__ volatile("" ::: "memory");
@@ -2092,7 +2092,7 @@ GL_FUNC u64 t_inf(G *g, u64 n) {
 	struct inf__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(inf__info, 90);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), inf__info, 90, );
 	GL_FRAME_ENTER(g, struct inf__frame, fp, fpoff, inf__info);
 	fp->a[n % 12] = n;
 	GL_PCLINE(inf__info, 92);
@@ -2110,7 +2110,7 @@ static const GlFuncInfo inf__info __attribute__((used)) = {
 static const GlFuncInfo overflow__info;
 GL_FUNC void t_overflow(G *g) {
 	GL_PCLINE(overflow__info, 95);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, overflow__info, 95, );
 	maxstacksize = childarg ? childarg : maxstacksize;
 	GL_PCLINE(overflow__info, 96);
 	t_inf(g, 0);
@@ -2130,7 +2130,7 @@ GL_FUNC void t_stale(G *g) {
 	struct stale__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(stale__info, 100);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), stale__info, 100, );
 	GL_FRAME_ENTER(g, struct stale__frame, fp, fpoff, stale__info);
 	fp->u = (uintptr_t)&fp->x; /* u := uintptr(unsafe.Pointer(&x)) */
 	GL_PCLINE(stale__info, 102);
@@ -2155,7 +2155,7 @@ GL_FUNC void t_stalelate(G *g) {
 	struct stale__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(stalelate__info, 104);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), stalelate__info, 104, );
 	GL_FRAME_ENTER(g, struct stale__frame, fp, fpoff, stalelate__info);
 	GL_PCLINE(stalelate__info, 105);
 	t_rec(g, 400); /* past the eager poisonings */
@@ -2182,7 +2182,7 @@ static const GlFuncInfo nilderef__info;
 static volatile uintptr_t niladdr = 8;
 GL_FUNC void t_nilderef(G *g) {
 	GL_PCLINE(nilderef__info, 110);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, nilderef__info, 110, );
 	*(volatile u64 *)niladdr = 1;
 	GL_PCLINE(nilderef__info, 112);
 	t_rec(g, 1);
@@ -2207,7 +2207,7 @@ GL_FUNC void t_misc(G *g) {
 	struct misc__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(misc__info, 120);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), misc__info, 120, );
 	GL_FRAME_ENTER(g, struct misc__frame, fp, fpoff, misc__info);
 	switch (childarg) {
 	case 0:
@@ -2255,7 +2255,7 @@ GL_FUNC void t_descend(G *g, u64 depth, u64 n) {
 	struct descend__frame *fp;
 	uintptr_t fpoff;
 	GL_PCLINE(descend__info, 130);
-	GL_STACKCHECK(g, sizeof(*fp), );
+	GL_STACKCHECK(g, sizeof(*fp), descend__info, 130, );
 	GL_FRAME_ENTER(g, struct descend__frame, fp, fpoff, descend__info);
 	fp->frame[0] = (uint8_t)depth;
 	if (depth + 1 < n) {
@@ -2284,7 +2284,7 @@ static u64 benchdepth;
 GL_FUNC void t_benchg(G *g, void *arg) {
 	(void)arg;
 	GL_PCLINE(descend__info, 140);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, descend__info, 140, );
 	u64 c0 = memstats.stack_copies, ns0 = memstats.stack_copy_ns, b0 = memstats.stack_bytes_copied;
 	systemstack(stamp_, (void *)0);
 	t_descend(g, 0, benchdepth);
@@ -2304,7 +2304,7 @@ GL_FUNC void t_benchg(G *g, void *arg) {
 GL_FUNC void t_benchg1(G *g, void *arg) {
 	(void)arg;
 	GL_PCLINE(descend__info, 150);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, descend__info, 150, );
 	systemstack(stamp_, (void *)3);
 	t_descend(g, 0, 1);
 	systemstack(stamp_, (void *)4);
@@ -2337,7 +2337,7 @@ static void benchreport(void *arg) {
 static const GlFuncInfo benchmain__info;
 GL_FUNC void t_benchmain(G *g) {
 	GL_PCLINE(benchmain__info, 160);
-	GL_STACKCHECK(g, 0, );
+	GL_STACKCHECK(g, 0, benchmain__info, 160, );
 	benchdepth = 4096;
 	for (benchrun = 0; benchrun < nbench; benchrun++) {
 		benchdone = 0;
