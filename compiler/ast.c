@@ -45,3 +45,15 @@ const char *nodekindname(int kind) {
 	};
 	return kind >= 0 && kind < N_NKINDS && names[kind] ? names[kind] : "expression";
 }
+
+bool anychild(Node *n, bool (*f)(Node *, void *), void *arg) {
+	if (f(n->a, arg) || f(n->b, arg) || f(n->c, arg) || f(n->d, arg))
+		return true;
+	for (int i = 0; i < n->list.n; i++)
+		if (f(n->list.v[i], arg))
+			return true;
+	for (int i = 0; i < n->list2.n; i++)
+		if (f(n->list2.v[i], arg))
+			return true;
+	return false;
+}

@@ -130,6 +130,10 @@ enum {
 };
 
 Node *mknode(int kind, Pos pos);
+/* Whether f(child, arg) holds for some child of n: a, b, c, d, then the
+ * nodes of list and list2, in order (f takes NULL).  The walk every
+ * search of a subtree shares; a visit of all of it returns false. */
+bool anychild(Node *n, bool (*f)(Node *, void *), void *arg);
 Node *clonetree(Node *n);
 const char *nodekindname(int kind);
 

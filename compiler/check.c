@@ -1621,20 +1621,10 @@ void checkblock(Node *n) { stmt(n); }
 
 /* The type switch variable x in `switch x := y.(type)` must be used in
  * some clause; uses are counted by walking the clauses after checking. */
-static bool usesobj(Node *n, Obj *o) {
+static bool usesobj(Node *n, void *o) {
 	if (!n)
 		return false;
-	if (n->kind == N_IDENT && n->obj == o)
-		return true;
-	if (usesobj(n->a, o) || usesobj(n->b, o) || usesobj(n->c, o) || usesobj(n->d, o))
-		return true;
-	for (int i = 0; i < n->list.n; i++)
-		if (usesobj(n->list.v[i], o))
-			return true;
-	for (int i = 0; i < n->list2.n; i++)
-		if (usesobj(n->list2.v[i], o))
-			return true;
-	return false;
+	return (n->kind == N_IDENT && n->obj == o) || anychild(n, usesobj, o);
 }
 
 static void checktypeswitchuses(Node *n) {

@@ -220,34 +220,30 @@ static LastUse *usefind(Uses *u, Obj *o, bool add) {
 	return u->v[h].o ? &u->v[h] : NULL;
 }
 
-static int countnodes(Node *n) {
-	if (!n)
-		return 0;
-	int k = 1 + countnodes(n->a) + countnodes(n->b) + countnodes(n->c) + countnodes(n->d);
-	for (int i = 0; i < n->list.n; i++)
-		k += countnodes(n->list.v[i]);
-	for (int i = 0; i < n->list2.n; i++)
-		k += countnodes(n->list2.v[i]);
-	return k;
+static bool countnodes(Node *n, void *k) {
+	if (n) {
+		++*(int *)k;
+		anychild(n, countnodes, k);
+	}
+	return false;
 }
 
-static void usewalk(Uses *u, Node *n, int stmt) {
+typedef struct UseWalk {
+	Uses *u;
+	int stmt; /* the index of the list's statement being walked */
+} UseWalk;
+
+static bool usewalk(Node *n, void *arg) {
 	if (!n)
-		return;
+		return false;
+	UseWalk *w = arg;
 	if (n->kind == N_IDENT && n->obj && n->obj->kind == O_VAR && !n->obj->global) {
-		LastUse *e = usefind(u, n->obj, true);
-		if (e->last != stmt)
-			e->last = stmt, e->count = 0;
+		LastUse *e = usefind(w->u, n->obj, true);
+		if (e->last != w->stmt)
+			e->last = w->stmt, e->count = 0;
 		e->count++;
 	}
-	usewalk(u, n->a, stmt);
-	usewalk(u, n->b, stmt);
-	usewalk(u, n->c, stmt);
-	usewalk(u, n->d, stmt);
-	for (int i = 0; i < n->list.n; i++)
-		usewalk(u, n->list.v[i], stmt);
-	for (int i = 0; i < n->list2.n; i++)
-		usewalk(u, n->list2.v[i], stmt);
+	return anychild(n, usewalk, arg);
 }
 
 static Uses lastuses(Vec *v) {
@@ -256,12 +252,12 @@ static Uses lastuses(Vec *v) {
 		return u;
 	int k = 0;
 	for (int i = 0; i < v->n; i++)
-		k += countnodes(v->v[i]);
+		countnodes(v->v[i], &k);
 	for (u.cap = 8; u.cap < 2 * k; u.cap *= 2)
 		;
 	u.v = xalloc((size_t)u.cap * sizeof *u.v);
 	for (int i = 0; i < v->n; i++)
-		usewalk(&u, v->v[i], i);
+		usewalk(v->v[i], &(UseWalk){&u, i});
 	return u;
 }
 
@@ -369,33 +365,32 @@ static bool endsinjump(Vec *v) {
 
 /* A statement list: a block's, a branch's, a case's.  Its locals die at
  * its end (not in the body of the function, whose frame dies with them). */
-static void stmts(Vec *v) {
-	int mark = fn->listdepth == 0 ? 0 : fn->scopevars.n; /* the body's: the parameters too */
+/* The statements of list v, each local of the list dying after its last
+ * use (mark: where the list's locals start in scopevars). */
+static void liststmts(Vec *v, int mark, bool loop) {
 	Uses u = lastuses(v);
 	fn->listdepth++;
 	for (int i = 0; i < v->n; i++) {
 		settakes(&u, i, mark);
 		stmt(v->v[i]);
-		deadafter(&u, v, i, mark, false);
+		deadafter(&u, v, i, mark, loop);
 	}
 	fn->listdepth--;
+}
+
+static void stmts(Vec *v) {
+	int mark = fn->listdepth == 0 ? 0 : fn->scopevars.n; /* the body's: the parameters too */
+	liststmts(v, mark, false);
 	if (fn->listdepth > 0 && !endsinjump(v))
 		varclear(mark);
 	fn->scopevars.n = mark;
 }
 
-/* A loop's body: its locals are cleared once, after the loop (stmt),
- * not at the end of every iteration, which assigns them again anyway. */
+/* A loop's body: its locals die at their last use in a round, but not
+ * after its last statement (the next round assigns them again): stmt
+ * clears those once, after the loop. */
 static void loopbody(Vec *v) {
-	int mark = fn->scopevars.n;
-	Uses u = lastuses(v);
-	fn->listdepth++;
-	for (int i = 0; i < v->n; i++) {
-		settakes(&u, i, mark);
-		stmt(v->v[i]);
-		deadafter(&u, v, i, mark, true);
-	}
-	fn->listdepth--;
+	liststmts(v, fn->scopevars.n, true);
 }
 
 static void block(Node *b) {
@@ -694,7 +689,7 @@ static void reboxloopvars(Node *init) {
 
 /* Whether n assigns to variable o (o is never address-taken or
  * captured: only a statement naming it can). */
-static bool assigns(Node *n, Obj *o) {
+static bool assigns(Node *n, void *o) {
 	if (!n)
 		return false;
 	if (n->kind == N_INCDEC && n->a->kind == N_IDENT && n->a->obj == o)
@@ -707,15 +702,7 @@ static bool assigns(Node *n, Obj *o) {
 			if (l->kind == N_IDENT && l->obj == o)
 				return true;
 		}
-	if (assigns(n->a, o) || assigns(n->b, o) || assigns(n->c, o) || assigns(n->d, o))
-		return true;
-	for (int i = 0; i < n->list.n; i++)
-		if (assigns(n->list.v[i], o))
-			return true;
-	for (int i = 0; i < n->list2.n; i++)
-		if (assigns(n->list2.v[i], o))
-			return true;
-	return false;
+	return anychild(n, assigns, o);
 }
 
 /* `for i := c; i < len(s); i++ { body }` with c a constant >= 0, s a
@@ -1761,20 +1748,10 @@ static void emitexits(FuncInfo *fi, const char *fs, Node *body, Buf *g) {
 
 /* A goto in n, outside function literals (which are functions of their
  * own). */
-static bool hasgoto(Node *n) {
+static bool hasgoto(Node *n, void *unused) {
 	if (!n || n->kind == N_FUNCLIT)
 		return false;
-	if (n->kind == N_BRANCH && n->op == TK_GOTO)
-		return true;
-	if (hasgoto(n->a) || hasgoto(n->b) || hasgoto(n->c) || hasgoto(n->d))
-		return true;
-	for (int i = 0; i < n->list.n; i++)
-		if (hasgoto(n->list.v[i]))
-			return true;
-	for (int i = 0; i < n->list2.n; i++)
-		if (hasgoto(n->list2.v[i]))
-			return true;
-	return false;
+	return (n->kind == N_BRANCH && n->op == TK_GOTO) || anychild(n, hasgoto, unused);
 }
 
 void emitfunc(FuncInfo *fi) {
@@ -1802,7 +1779,7 @@ void emitfunc(FuncInfo *fi) {
 	/* the body */
 	srcline(node->pos);
 	Node *body = islit ? node->b : node->c;
-	f.lastuses = !hasgoto(body);
+	f.lastuses = !hasgoto(body, NULL);
 	stmts(&body->list);
 	/* falling off the end returns (unless a return just did), at the
 	 * closing brace */
