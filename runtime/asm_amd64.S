@@ -339,6 +339,63 @@ gl_gostart:
 	ud2
 	.size	gl_gostart, .-gl_gostart
 
+/*
+ * void gl_clearvectors(int32_t regs)
+ * Zero the vector registers, for an M about to sleep (proc.c's mPark, in
+ * the Boehm build): Boehm stops a thread with a signal and scans the
+ * signal frame, and the frame holds the thread's vector registers — an M
+ * that last copied a pointer with SSE moves (gcc copies 16-byte structs
+ * that way) would keep the object alive for as long as it sleeps.  A call
+ * leaves every vector register dead (System V: all are caller-saved), so
+ * zeroing them here changes nothing for the caller.  regs says what the CPU
+ * and kernel have (proc.c's cpuinit): 0, xmm0–15; 1, ymm0–15 (AVX); 2,
+ * zmm0–31 (AVX-512).  The control words (mxcsr, x87) are not touched.
+ */
+	.text
+	.globl	gl_clearvectors
+	.type	gl_clearvectors, @function
+gl_clearvectors:
+	testl	%edi, %edi
+	jnz	1f
+	pxor	%xmm0, %xmm0			/* SSE only: the 16 xmm registers */
+	pxor	%xmm1, %xmm1
+	pxor	%xmm2, %xmm2
+	pxor	%xmm3, %xmm3
+	pxor	%xmm4, %xmm4
+	pxor	%xmm5, %xmm5
+	pxor	%xmm6, %xmm6
+	pxor	%xmm7, %xmm7
+	pxor	%xmm8, %xmm8
+	pxor	%xmm9, %xmm9
+	pxor	%xmm10, %xmm10
+	pxor	%xmm11, %xmm11
+	pxor	%xmm12, %xmm12
+	pxor	%xmm13, %xmm13
+	pxor	%xmm14, %xmm14
+	pxor	%xmm15, %xmm15
+	ret
+1:	vzeroall				/* AVX: all of ymm0–15 (and zmm0–15) */
+	cmpl	$2, %edi
+	jne	2f
+	vpxord	%ymm16, %ymm16, %ymm16		/* AVX-512: zmm16–31, which vzeroall */
+	vpxord	%ymm17, %ymm17, %ymm17		/* leaves alone (an EVEX write of a */
+	vpxord	%ymm18, %ymm18, %ymm18		/* ymm register zeroes its upper half) */
+	vpxord	%ymm19, %ymm19, %ymm19
+	vpxord	%ymm20, %ymm20, %ymm20
+	vpxord	%ymm21, %ymm21, %ymm21
+	vpxord	%ymm22, %ymm22, %ymm22
+	vpxord	%ymm23, %ymm23, %ymm23
+	vpxord	%ymm24, %ymm24, %ymm24
+	vpxord	%ymm25, %ymm25, %ymm25
+	vpxord	%ymm26, %ymm26, %ymm26
+	vpxord	%ymm27, %ymm27, %ymm27
+	vpxord	%ymm28, %ymm28, %ymm28
+	vpxord	%ymm29, %ymm29, %ymm29
+	vpxord	%ymm30, %ymm30, %ymm30
+	vpxord	%ymm31, %ymm31, %ymm31
+2:	ret
+	.size	gl_clearvectors, .-gl_clearvectors
+
 	.section .note.GNU-stack,"",@progbits
 
 /* runtime.Breakpoint(G *g): int3, which the SIGTRAP handler reports

@@ -24,7 +24,9 @@
  *     (SA_ONSTACK, added to Boehm's handlers here), that stack is
  *     registered with Boehm as the thread's "altstack", and Boehm then
  *     scans only it: the handler's frames and the interrupted registers
- *     in the signal frame.  Every other stack is pushed by pushroots
+ *     in the signal frame — the vector registers too, so an M zeroes
+ *     them before it sleeps (gl_clearvectors: an idle M's xmm0 kept a
+ *     copied pointer, and its object, alive for as long as it slept).  Every other stack is pushed by pushroots
  *     (after Boehm's own procedure, which scans those altstacks and the
  *     collecting thread: leaving it out lost every thread's registers,
  *     and live objects were freed): each goroutine's stack from its

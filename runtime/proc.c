@@ -155,11 +155,24 @@ int64_t threadcputime(void) {
  * start-up: gl.h's intrinsics test them (bits.OnesCount is one POPCNT
  * where the CPU has it, as in Go). */
 bool gl_x86HasPOPCNT;
+/* The vector registers the CPU has and the kernel saves in a signal
+ * frame, for gl_clearvectors: 0, xmm0–15; 1, ymm0–15; 2, zmm0–31. */
+int32_t gl_x86VectorRegs;
 
-static void cpuinit(void) {
+void cpuinit(void) {
 	uint32_t a, b, c, d;
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
 	gl_x86HasPOPCNT = (c >> 23) & 1; /* CPUID.1:ECX.POPCNT[bit 23] */
+	if (!((c >> 27) & 1) || !((c >> 28) & 1)) /* OSXSAVE[bit 27] and AVX[bit 28] */
+		return;
+	uint32_t xcr0, xcr0hi;
+	__asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0hi) : "c"(0));
+	if ((xcr0 & 0x6) != 0x6) /* the kernel saves xmm and ymm state */
+		return;
+	gl_x86VectorRegs = 1;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+	if (((b >> 16) & 1) && (xcr0 & 0xe0) == 0xe0) /* AVX512F[EBX bit 16]; opmask, zmm0-15 high, zmm16-31 */
+		gl_x86VectorRegs = 2;
 }
 
 /* ---- G status ---- */
@@ -794,6 +807,9 @@ static M *mget(void) {
 /* Sleep until startm or startlockedm hands this M a P. */
 static void mPark(void) {
 	M *mp = getm();
+#ifdef GL_GC_BOEHM
+	gl_clearvectors(gl_x86VectorRegs); /* no stale pointer in a sleeper's registers (asm_amd64.S) */
+#endif
 	mp->blocked = true;
 	notesleep(&mp->park);
 	noteclear(&mp->park);
@@ -1457,6 +1473,10 @@ top:;
 			if (delay < 0)
 				delay = 0;
 		}
+#ifdef GL_GC_BOEHM
+		if (delay != 0)
+			gl_clearvectors(gl_x86VectorRegs); /* as mPark: it may sleep long */
+#endif
 		G *list = netpoll(delay);
 		now = nanotime();
 		__atomic_store_n(&sched.pollUntil, 0, __ATOMIC_RELEASE);

@@ -264,6 +264,9 @@ void setg(G *gp);
 void gogo(Gobuf *buf) GL_NORETURN;
 void mcall(void (*fn)(G *));
 void gl_mstart(void (*fn)(void)) GL_NORETURN;
+void gl_clearvectors(int32_t regs); /* zero the vector registers: 0 xmm, 1 ymm, 2 zmm (asm_amd64.S) */
+extern int32_t gl_x86VectorRegs;
+void cpuinit(void); /* the CPU's features, at start-up (proc.c) */
 void gl_gostart(void);
 /* gl_morestack with an explicit need, for runtime C (stack.c, panic.c).
  * RT_STACKCHECK is runtime C's prologue (gl.h's GL_STACKCHECK): make sure

@@ -2524,6 +2524,63 @@ static void *computerefs(void *arg) {
 	return NULL;
 }
 
+/* gl_clearvectors (asm_amd64.S), which an M calls before it sleeps in the
+ * Boehm build: clearprobe(level, v) puts v in xmm0 and xmm15, and at
+ * levels 1 and 2 in the upper half of ymm3, at level 2 in zmm31 too;
+ * calls gl_clearvectors(level); and returns the OR of those registers
+ * afterwards — 0 if every one was zeroed. */
+__asm__(".text\n"
+	"clearprobe:\n"
+	"	pushq	%rbx\n"			/* rsp 16-aligned for the call */
+	"	movl	%edi, %ebx\n"		/* level, kept across the call */
+	"	movq	%rsi, %xmm0\n"
+	"	movq	%rsi, %xmm15\n"
+	"	testl	%ebx, %ebx\n"
+	"	jz	1f\n"
+	"	vinsertf128 $1, %xmm0, %ymm3, %ymm3\n"	/* ymm3[255:128] = v */
+	"	cmpl	$2, %ebx\n"
+	"	jne	1f\n"
+	"	vpbroadcastq %rsi, %zmm31\n"		/* every lane of zmm31 = v */
+	"1:	call	gl_clearvectors\n"
+	"	movq	%xmm0, %rax\n"
+	"	movq	%xmm15, %rcx\n"
+	"	orq	%rcx, %rax\n"
+	"	testl	%ebx, %ebx\n"
+	"	jz	2f\n"
+	"	vextractf128 $1, %ymm3, %xmm4\n"
+	"	movq	%xmm4, %rcx\n"
+	"	orq	%rcx, %rax\n"
+	"	cmpl	$2, %ebx\n"
+	"	jne	2f\n"
+	"	vextracti64x4 $1, %zmm31, %ymm30\n"	/* zmm31[511:256] */
+	"	vmovq	%xmm30, %rcx\n"
+	"	orq	%rcx, %rax\n"
+	"	vmovq	%xmm31, %rcx\n"
+	"	orq	%rcx, %rax\n"
+	"2:	popq	%rbx\n"
+	"	ret\n");
+uint64_t clearprobe(int32_t level, uint64_t v);
+
+static int testclearvectors(void) {
+	int fails = 0;
+	cpuinit();
+	int want = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx") ? 1 : 0;
+	if (gl_x86VectorRegs != want) {
+		printf("FAIL cpuinit: gl_x86VectorRegs %d, the CPU has level %d\n", gl_x86VectorRegs, want);
+		fails++;
+	}
+	for (int level = 0; level <= gl_x86VectorRegs; level++) {
+		uint64_t left = clearprobe(level, 0x00007f0123456780ull);
+		if (left != 0) {
+			printf("FAIL gl_clearvectors(%d) left %#llx in a vector register\n", level,
+			       (unsigned long long)left);
+			fails++;
+		}
+	}
+	printf("gl_clearvectors: levels 0..%d checked\n", gl_x86VectorRegs);
+	return fails;
+}
+
 int main(int argc, char **argv) {
 	bool bench = argc > 1 && strcmp(argv[1], "bench") == 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -2536,6 +2593,7 @@ int main(int argc, char **argv) {
 	if (pthread_create(&th, &attr, computerefs, allrefs) != 0)
 		abort();
 	pthread_join(th, NULL);
+	harnessfails += testclearvectors();
 
 	for (int fm = 0; fm < 2; fm++) {
 		TP = fm ? P_small : P_full;
