@@ -5,9 +5,13 @@ makes of generated C, checked on built programs:
   1. every function in section gltext starts with its own pc record: one
      of the records at the first pc at or after its first instruction
      names it (GL_PCLINE of its GlFuncInfo, the first statement glc
-     emits) — so a pc is never taken for another function's, and a
-     function gcc made up itself (a .part/.isra/.constprop clone, which
-     has none) would be caught here.  Several records share that pc when
+     emits) — so a pc is never taken for another function's.  A clone
+     gcc makes of a whole function for constant arguments or a cut
+     signature (f.constprop.N, f.isra.N) copies f's body with its
+     records, so its first record must name f (the runtime knows it as
+     f: its tracebacks say f, as Go's say of an inlined copy), and the
+     checks below hold for it as for f; a piece split off a function
+     (f.part.N, partial inlining) has no entry record and is caught here.  Several records share that pc when
      a function is inlined at the start of another (clang inlines a
      goroutine's body into its glgoN wrapper); funcentryrec
      (runtime/traceback.c) looks at them all, and the table keeps them in
@@ -108,7 +112,8 @@ def check(exe):
         i = bisect.bisect_left(pcs, start)
         j = bisect.bisect_right(pcs, pcs[i]) if i < len(recs) else i
         infos = [r[1] for r in recs[i:j]] or ["none"]
-        own = [k for k in range(i, j) if recs[k][1].split(".")[0] == name + "__info"]
+        whole = re.sub(r"\.(constprop|isra)\.\d+$", "", name)  # a clone of a whole function
+        own = [k for k in range(i, j) if recs[k][1].split(".")[0] == whole + "__info"]
         if not own:
             probs.append("%s: %s at %#x: the first records after it name %s" % (exe, name, start, ", ".join(infos)))
             continue
@@ -187,10 +192,18 @@ def linkorder(exe, name, insns):
     for a, src, off, base, index in stores:
         if off != TOPFRAME or index or not src.startswith("%"):
             continue
+        # R must hold the same value at the header's stores as at the
+        # link: a store of a parameter into the frame's slot 0x18 is not
+        # the link, though R is the base of header-like stores into a
+        # new object after a call has put another value in R
+        sets = writes(insns, src)
         first = {}  # header offset -> address of its first store through R
         for b, _s, o, r, x in stores:
             o = o or "0x0"
-            if (r == src and not x and o in ("0x0", "0x8")) or (x and o == "0x8"):
+            if r == src and not x and o in ("0x0", "0x8"):
+                if not any(min(a, b) < w < max(a, b) for w in sets):
+                    first.setdefault(o, b)
+            elif x and o == "0x8":
                 first.setdefault(o, b)
         if len(first) != 2:
             continue
@@ -200,6 +213,27 @@ def linkorder(exe, name, insns):
                     (exe, name, a, max(first.values()))]
         return []
     return []
+
+
+# the System V caller-saved registers: a call may change any of them
+CALLCLOBBERED = {"%rax", "%rcx", "%rdx", "%rsi", "%rdi", "%r8", "%r9", "%r10", "%r11"}
+SUBREGS = {"%rax": "%eax", "%rbx": "%ebx", "%rcx": "%ecx", "%rdx": "%edx", "%rsi": "%esi", "%rdi": "%edi"}
+
+
+def writes(insns, reg):
+    """The addresses of the instructions that may change 64-bit register
+    reg: those whose destination (last operand) is reg or its 32-bit half,
+    and calls, if reg is caller-saved."""
+    names = {reg, SUBREGS.get(reg, reg + "d")}
+    out = []
+    for a, ins in insns:
+        if ins.startswith("call") and reg in CALLCLOBBERED:
+            out.append(a)
+            continue
+        ops = ins.split(None, 1)
+        if len(ops) == 2 and ops[1].rsplit(",", 1)[-1].strip() in names:
+            out.append(a)
+    return out
 
 
 def argaddr(exe, name, insns):
