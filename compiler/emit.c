@@ -691,30 +691,30 @@ static void defstruct(Type *t) {
 /* ---------------------------------------------------------------- literals */
 
 /* A string's bytes as the initializer of a GlString: {(const uint8_t *)"...", n} */
+/* The C string literal of the n bytes at s (octal escapes: a hex escape
+ * would swallow the digits after it). */
+const char *cbytes(const char *s, int64_t n) {
+	Buf b = {0};
+	bputc(&b, '"');
+	for (int64_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			bprintf(&b, "\\%c", c);
+		else if (c == '\n')
+			bput(&b, "\\n");
+		else if (c < 32 || c >= 127 || c == '?')
+			bprintf(&b, "\\%03o", c);
+		else
+			bputc(&b, (char)c);
+	}
+	bputc(&b, '"');
+	return bstr(&b);
+}
+
 const char *strinit(const char *s, int64_t n) {
 	if (n == 0)
 		return "{0}";
-	Buf b = {0};
-	bput(&b, "{(const uint8_t *)\"");
-	bool lastesc = false;
-	for (int64_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\') {
-			bprintf(&b, "\\%c", c);
-			lastesc = false;
-		} else if (c == '\n') {
-			bput(&b, "\\n");
-			lastesc = false;
-		} else if (c < 32 || c >= 127 || c == '?' || (lastesc && isxdigit(c))) {
-			bprintf(&b, "\\%03o", c);
-			lastesc = false;
-		} else {
-			bputc(&b, (char)c);
-			lastesc = false;
-		}
-	}
-	bprintf(&b, "\", %lld}", (long long)n);
-	return bstr(&b);
+	return xprintf("{(const uint8_t *)%s, %lld}", cbytes(s, n), (long long)n);
 }
 
 const char *strlit(const char *s, int64_t n) { return xprintf("((GlString)%s)", strinit(s, n)); }

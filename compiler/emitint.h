@@ -75,6 +75,7 @@ const char *typedesc(Type *t);        /* "&gltype_N", registering the descriptor
 const char *itabsym(Type *t, Type *iface); /* "&itab_N" */
 const char *strlit(const char *s, int64_t n); /* C expression of type GlString */
 const char *strinit(const char *s, int64_t n); /* the same as a static initializer */
+const char *cbytes(const char *s, int64_t n);  /* the C string literal of n bytes */
 bool bypointer(Type *t);             /* passed by pointer (S5) */
 bool inframe(Type *t);               /* a variable of this type lives in the data frame */
 const char *funcsym(Obj *f);         /* C name of a declared function or method */

@@ -711,6 +711,25 @@ int64_t cmpstring(GlString a, GlString b);
 static inline bool eqstring(GlString a, GlString b) {
 	return a.len == b.len && (a.ptr == b.ptr || memcmp(a.ptr, b.ptr, (size_t)a.len) == 0);
 }
+/* The index of s among tab's n strings, sorted by length and then by
+ * bytes (memcmp's order), or -1: glc's switch on a string with many
+ * constant cases (emitstmt.c, emitstrswitch) searches them this way. */
+static inline int64_t gl_strswitch(GlString s, const GlString *tab, int64_t n) {
+	int64_t lo = 0, hi = n;
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		int c = s.len != tab[mid].len ? (s.len < tab[mid].len ? -1 : 1)
+		      : s.len == 0		  ? 0
+						  : memcmp(s.ptr, tab[mid].ptr, (size_t)s.len);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
 GlString slicebytetostring(G *g, const uint8_t *p, int64_t n);
 void stringtoslicebyte(G *g, GlSlice *out, GlString s);
 void stringtoslicerune(G *g, GlSlice *out, GlString s);
