@@ -1990,6 +1990,7 @@ void checkpackage(Package *p) {
 	blank = intern("_");
 	p->scope = newscope(universe);
 	Vec methods = {0}, filescopes = {0};
+	bool badimport = false;
 	for (int i = 0; i < p->files.n; i++) {
 		Node *f = p->files.v[i];
 		Scope *fs = newscope(p->scope);
@@ -1998,6 +1999,7 @@ void checkpackage(Package *p) {
 			Node *imp = f->list.v[j];
 			Package *ip = importpackage(imp->lit, imp->pos);
 			if (!ip) { /* said at the import; its uses are not errors again */
+				badimport = true;
 				ip = xalloc(sizeof *ip);
 				ip->path = ip->ipath = intern(imp->lit);
 				ip->name = intern(strrchr(imp->lit, '/') ? strrchr(imp->lit, '/') + 1 : imp->lit);
@@ -2015,6 +2017,15 @@ void checkpackage(Package *p) {
 			else
 				declare(fs, o);
 		}
+	}
+	/* A package that cannot be loaded is not checked, as go build stops
+	 * at its import errors: what the missing package would have declared
+	 * made only follow-on errors ("m.String undefined (type *invalid
+	 * type …)") after the one that says why. */
+	if (badimport) {
+		p->bad = p->checked = true; /* and its importers' uses of it are not errors either */
+		curpkg = saved;
+		return;
 	}
 	for (int i = 0; i < p->files.n; i++)
 		collect(p, p->files.v[i], filescopes.v[i], &methods);
