@@ -208,8 +208,8 @@ static void pushroots(void) {
 		if (mp != getm() && __atomic_load_n(&mp->boehmround, __ATOMIC_RELAXED) == boehmround && nsps < maxsps)
 			sps[nsps++] = mp->boehmsp;
 	}
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
-	G **gs = __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++)
 		pushg(gs[i]);
 	gcscanruntime(pushslot, NULL);

@@ -103,8 +103,8 @@ static void scanGroots(G *gp, rootfn f, void *arg) {
  * Gs, Ms and Ps are not heap objects (persistentalloc); what they hold
  * is listed here, field by field.  Stacks are scanned separately. */
 void gcscanruntime(rootfn f, void *arg) {
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
-	G **gs = __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++)
 		scanGroots(gs[i], f, arg);
 	for (M *mp = allm; mp != NULL; mp = mp->alllink) {
@@ -365,10 +365,11 @@ static void ignoreslot(uintptr_t *slot, void *arg) {
 
 static void checkroots(void) {
 	gcscanglobals(checkslot, NULL);
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++)
-		if (readgstatus(allgs[i]) != Gdead)
-			gcscanstack(allgs[i], checkslot, ignoreslot, NULL);
+		if (readgstatus(gs[i]) != Gdead)
+			gcscanstack(gs[i], checkslot, ignoreslot, NULL);
 }
 
 static void gcResetStats(void) {
@@ -497,9 +498,10 @@ uint32_t gcCycle(void) {
 /* The stacks the concurrent mark has not scanned yet, with the world
  * stopped: those of the goroutines that ran whenever the worker looked. */
 static void scanleftstacks(uint32_t c) {
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++) {
-		G *gp = allgs[i];
+		G *gp = gs[i];
 		if (readgstatus(gp) != Gdead && gp->gcscancycle != c)
 			gcScanStack(gp, c);
 	}
@@ -672,9 +674,10 @@ G *gcFindRunnableWorker(bool idle) {
  * waits for. */
 static bool bgScanStacks(uint32_t c) {
 	G *self = getm()->curg;
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++) {
-		G *gp = allgs[i];
+		G *gp = gs[i];
 		if (gp == self || __atomic_load_n(&gp->gcscancycle, __ATOMIC_ACQUIRE) == c)
 			continue;
 		if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) || !gcMarking())

@@ -212,8 +212,10 @@ void gcFlushBgCredit(int64_t work) {
 /* When a mark begins, the world stopped: no credit and no debt. */
 void gcAssistReset(void) {
 	bgScanCredit = 0;
-	for (int64_t i = 0; i < allglen; i++)
-		allgs[i]->gcAssistBytes = 0;
+	int64_t n;
+	G **gs = atomicAllG(&n);
+	for (int64_t i = 0; i < n; i++)
+		gs[i]->gcAssistBytes = 0;
 }
 
 /* Take up to want of the worker's credit; what was taken. */
@@ -407,9 +409,10 @@ void gcDrain(void) {
 /* Every goroutine's stack: each data frame's pointer slots by its stack
  * map, and the innermost frames word by word (preempt.c). */
 static void markstacks(void) {
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++) {
-		G *gp = allgs[i];
+		G *gp = gs[i];
 		if (readgstatus(gp) == Gdead)
 			continue;
 		gcscanstack(gp, markslot, markslot, NULL);

@@ -626,9 +626,11 @@ static void testscanslot(uintptr_t *slot, void *arg) {
 static void testscan_m(void *arg) {
 	scanargs *a = arg;
 	G *gp = NULL;
-	for (int64_t i = 0; i < allglen && gp == NULL; i++)
-		if (allgs[i]->goid == a->goid && readgstatus(allgs[i]) != Gdead)
-			gp = allgs[i];
+	int64_t n;
+	G **gs = atomicAllG(&n);
+	for (int64_t i = 0; i < n && gp == NULL; i++)
+		if (gs[i]->goid == a->goid && readgstatus(gs[i]) != Gdead)
+			gp = gs[i];
 	a->how = -1;
 	if (gp == NULL || gp == getm()->curg) /* not the caller itself */
 		return;

@@ -248,6 +248,9 @@ static inline void setgstatus(G *gp, uint32_t oldval, uint32_t newval) {
 
 /* ---- Gs: allgs and the free lists (Go's gfput/gfget) ---- */
 
+/* gp joins allgs.  The order of the stores is what lock-free readers
+ * rely on (rt.h, atomicAllG): a grown array, then the entry, then the
+ * length. */
 static void allgadd(G *gp) {
 	lock(&allglock);
 	if (allglen == allgcap) {
@@ -596,7 +599,27 @@ static G *runqsteal(P *pp, P *p2, bool stealRunNextG) {
 
 /* ---- Ps ---- */
 
-/* Idle Ps (under sched.lock). */
+/* Idle Ps (under sched.lock).
+ *
+ * The two places that make a running P idle — findRunnable, when its M
+ * found nothing to run, and handoffp, when a P's M gives it up (sysmon
+ * retakes the P of a goroutine in a long system call; a locked goroutine
+ * waits; an M exits) — must agree on when that is allowed, or
+ * work is left with no M to run it.  Both, holding sched.lock:
+ *   - not while the world is being stopped (sched.gcwaiting): the P goes
+ *     to Pgcstop and counts down stopwait instead (handoffp), or the M
+ *     stops for it at the top of findRunnable;
+ *   - not while the global run queue has a G (the M runs it, or handoffp
+ *     starts an M for it);
+ *   - not with a G in its own run queue (pidleput throws);
+ * and then whoever made the P idle sees to its timers, which stay with it:
+ * findRunnable looks at every P's timers after it stopped spinning
+ * (checkTimersNoP) and waits in netpoll until the first, handoffp asks
+ * the poller to wake for the P's first timer (wakeNetPoller), or keeps
+ * the last P running when no M polls.  A G made ready after the check
+ * is found by the wakep protocol (findRunnable's spinning M looks at
+ * every queue again after it stops spinning).  Change one end, change
+ * the other. */
 static void pidleput(P *pp) {
 	if (!runqempty(pp))
 		gl_throw("pidleput: P has non-empty run queue");
@@ -968,7 +991,8 @@ static void stopm(void) {
 }
 
 /* Give pp, which this M no longer runs, to another M if it has work, or
- * make it idle (Go's handoffp). */
+ * make it idle (Go's handoffp) — by the rule findRunnable keeps too
+ * (written at pidleput). */
 static void handoffp(P *pp) {
 	if (!runqempty(pp) || __atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0) {
 		startm(pp, false);
@@ -1204,9 +1228,10 @@ static void checkdead(void) {
 		printunlock();
 		gl_throw("checkdead: inconsistent counts");
 	}
-	int64_t grunning = 0;
-	for (int64_t i = 0; i < allglen; i++) {
-		G *gp = allgs[i];
+	int64_t grunning = 0, n;
+	G **gs = atomicAllG(&n);
+	for (int64_t i = 0; i < n; i++) {
+		G *gp = gs[i];
 		uint32_t s = readgstatus(gp);
 		if (isSystemGoroutine(gp))
 			continue; /* fing waiting for finalizers cannot end a deadlock */
@@ -1421,8 +1446,9 @@ top:;
 		return gp;
 	}
 
-	/* Nothing: give up the P.  The snapshot is for the checks below,
-	 * made without a P (allp can grow meanwhile; old arrays stay). */
+	/* Nothing: give up the P, by the rule handoffp keeps too (written at
+	 * pidleput).  The snapshot is for the checks below, made without a P
+	 * (allp can grow meanwhile; old arrays stay). */
 	int32_t nsnap;
 	P **snap = allpsnapshot(&nsnap);
 	lock(&sched.lock);
@@ -2459,9 +2485,10 @@ static void schedtrace(bool detailed) {
 			prints("nil");
 		prints("\n");
 	}
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++) {
-		G *gp = allgs[i];
+		G *gp = gs[i];
 		uint32_t st = readgstatus(gp);
 		if (st == Gdead)
 			continue;

@@ -245,8 +245,21 @@ extern M *allm;
 extern P **allp;
 extern int32_t gomaxprocs;
 extern int32_t ncpu;
+/* Every G ever made (a G is never freed: a dead one waits on a free
+ * list for reuse).  Written under allglock (proc.c, allgadd), which a
+ * reader may take.  A reader without it (the collector, sysmon, the
+ * tracebacks of a fatal error, Boehm's root scan) uses atomicAllG: the
+ * length first, then the array, both acquire loads; every entry below
+ * that length is set in whichever array it gets, since allgadd publishes
+ * a grown array (a copy: the old one stays valid, arrays are
+ * persistentalloc'd) before it writes a new entry, and the entry before
+ * the length. */
 extern G **allgs;
 extern int64_t allglen;
+static inline G **atomicAllG(int64_t *n) {
+	*n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
+}
 extern int gl_argc;
 extern char **gl_argv;
 

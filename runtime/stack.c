@@ -595,8 +595,8 @@ void shrinkstack(G *g) {
  * it on g0 with the world stopped, so no goroutine changes state under
  * it; the one that called runtime.GC is running and keeps its stack. */
 void shrinkstacks(void) {
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
-	G **gs = __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++)
 		shrinkstack(gs[i]);
 }

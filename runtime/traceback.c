@@ -678,8 +678,8 @@ static void dumpprint(G *gp) {
 /* Every goroutine but first, stopped, then printed.  No memory is asked
  * for: this runs in signal handlers and after mmap has failed. */
 static void dumpothers(G *first, int64_t deadline) {
-	int64_t n = __atomic_load_n(&allglen, __ATOMIC_ACQUIRE);
-	G **gs = __atomic_load_n(&allgs, __ATOMIC_ACQUIRE);
+	int64_t n;
+	G **gs = atomicAllG(&n);
 	int32_t level;
 	bool all, crash;
 	gotraceback(&level, &all, &crash); /* the runtime's goroutines show at level 2, as Go's */
