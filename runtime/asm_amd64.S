@@ -357,42 +357,16 @@ gl_gostart:
 gl_clearvectors:
 	testl	%edi, %edi
 	jnz	1f
-	pxor	%xmm0, %xmm0			/* SSE only: the 16 xmm registers */
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
-	pxor	%xmm5, %xmm5
-	pxor	%xmm6, %xmm6
-	pxor	%xmm7, %xmm7
-	pxor	%xmm8, %xmm8
-	pxor	%xmm9, %xmm9
-	pxor	%xmm10, %xmm10
-	pxor	%xmm11, %xmm11
-	pxor	%xmm12, %xmm12
-	pxor	%xmm13, %xmm13
-	pxor	%xmm14, %xmm14
-	pxor	%xmm15, %xmm15
+	.irp	r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+	pxor	%xmm\r, %xmm\r			/* SSE only: the 16 xmm registers */
+	.endr
 	ret
 1:	vzeroall				/* AVX: all of ymm0–15 (and zmm0–15) */
 	cmpl	$2, %edi
 	jne	2f
-	vpxord	%ymm16, %ymm16, %ymm16		/* AVX-512: zmm16–31, which vzeroall */
-	vpxord	%ymm17, %ymm17, %ymm17		/* leaves alone (an EVEX write of a */
-	vpxord	%ymm18, %ymm18, %ymm18		/* ymm register zeroes its upper half) */
-	vpxord	%ymm19, %ymm19, %ymm19
-	vpxord	%ymm20, %ymm20, %ymm20
-	vpxord	%ymm21, %ymm21, %ymm21
-	vpxord	%ymm22, %ymm22, %ymm22
-	vpxord	%ymm23, %ymm23, %ymm23
-	vpxord	%ymm24, %ymm24, %ymm24
-	vpxord	%ymm25, %ymm25, %ymm25
-	vpxord	%ymm26, %ymm26, %ymm26
-	vpxord	%ymm27, %ymm27, %ymm27
-	vpxord	%ymm28, %ymm28, %ymm28
-	vpxord	%ymm29, %ymm29, %ymm29
-	vpxord	%ymm30, %ymm30, %ymm30
-	vpxord	%ymm31, %ymm31, %ymm31
+	.irp	r, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	vpxord	%ymm\r, %ymm\r, %ymm\r		/* AVX-512: zmm16–31, which vzeroall leaves */
+	.endr					/* alone (an EVEX write of ymm zeroes the rest) */
 2:	ret
 	.size	gl_clearvectors, .-gl_clearvectors
 
