@@ -1547,7 +1547,9 @@ static const char *goname(FuncInfo *fi) {
 	Obj *o = fi->obj;
 	if (!o)
 		return "?";
-	const char *pk = o->pkg ? o->pkg->name : "main";
+	/* Go names a function by its package's import path, "runtime/debug.Stack"
+	 * ("main" for the program's) */
+	const char *pk = !o->pkg || !strcmp(o->pkg->name, "main") ? "main" : o->pkg->ipath;
 	/* a package's init functions are init.0, init.1, ... as in Go */
 	if (!o->ismethod && o->pkg && !strcmp(o->name, "init"))
 		for (int i = 0; i < o->pkg->inits.n; i++)
@@ -1665,10 +1667,11 @@ static void emitfuncinfo(const char *framestruct) {
 		bprintf(&b, "};\n");
 	}
 	bool wrapper = fn->fi->obj && (fn->fi->obj->directives & DIR_WRAPPER);
-	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {%s, \"%s\", %d, %s, %s, %d, (void (*)(void))%s};\n",
+	bool noargs = !fn->fi->recv && under(fn->fi->sig)->fields.n == 0; /* tracebacks print f() */
+	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {%s, \"%s\", %d, %s, %s, %d, (void (*)(void))%s%s};\n",
 		fn->info, wrapper ? "0 /* //gl:wrapper */" : xprintf("\"%s\"", fn->gname), abspathof(fn->fi->node->pos), fn->fi->node->pos.line,
 		fn->hasframe ? xprintf("sizeof(%s)", framestruct) : "0", fn->frameslots.n ? xprintf("%s__slots", fn->cname) : "0",
-		fn->frameslots.n, fn->cname);
+		fn->frameslots.n, fn->cname, noargs ? ", .noargs = true" : "");
 	bput(&gfuncs, bstr(&b));
 }
 
@@ -1696,7 +1699,7 @@ static void namefunc(FuncInfo *fi, bool islit) {
 		if (islit)
 			li->name = xprintf("%s.%d", fn->gname, i + 1);
 		else if (fi == curpkg->varinit) /* in a package variable's initializer */
-			li->name = xprintf("%s.glob..func%d", curpkg->name, i + 1);
+			li->name = xprintf("%s.glob..func%d", strcmp(curpkg->name, "main") ? curpkg->ipath : "main", i + 1);
 		else
 			li->name = xprintf("%s.func%d", fn->gname, i + 1);
 	}

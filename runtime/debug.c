@@ -147,7 +147,8 @@ void parsedebugvars(void) {
 }
 
 void gotraceback(int32_t *level, bool *all, bool *crash) {
-	*level = traceback_level;
+	M *mp = getm();
+	*level = mp != NULL && mp->traceback != 0 ? mp->traceback : traceback_level;
 	*all = traceback_all;
 	*crash = traceback_crash;
 }

@@ -247,6 +247,7 @@ struct GlFuncInfo {
 	int32_t nslots;
 	void (*entry)(void);
 	void (*wraps)(void); /* a top-level function's func value wrapper: the function */
+	bool noargs;         /* no receiver, no parameters: a traceback prints "f()" */
 };
 
 /* The header of every data frame.  Data frames are alloca'd by the

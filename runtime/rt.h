@@ -128,6 +128,7 @@ struct M {
 	uintptr_t boehmsp;
 	uint32_t boehmround;
 	uint64_t boehmmallocs; /* allocations by this M (written by it only; atomic) */
+	int32_t traceback; /* if not 0, the traceback level in place of GLTRACEBACK's (Go's m.traceback) */
 	/* GLDEBUG=trace (trace.c): the buffer this M records into (only its
 	 * own thread writes it), and why its goroutine is about to become
 	 * runnable (a traceWhy, set just before the status change) */
@@ -743,6 +744,8 @@ bool ingldefer(uintptr_t pc);
 void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp);
 void tracebackothers(G *me);
 void goroutineheader(G *gp);
+void printtobuf(uint8_t *p, int64_t cap); /* print.c: this thread's prints go to p (runtime/debug.Stack) */
+int64_t printtobufend(void);              /* and to standard error again: how much was printed */
 void tracebackg(G *gp); /* from gp->sched, or from gp itself if running here */
 int64_t tracebackpcs(G *gp, uintptr_t bp, uintptr_t *pcs, int64_t max); /* callers.c: runtime.Callers from a frame record, on g0 */
 void dumptraceback(G *gp); /* the "goroutine N [...]" block(s) for a fatal error */

@@ -172,79 +172,34 @@ int64_t runtime_debug_setMemoryLimit(G *g, int64_t in) {
 }
 
 /* runtime/debug.stack(buf []byte) int: the current goroutine's traceback,
- * in the format of a panic's ("goroutine 1 [running]:", then for each gl
- * frame "pkg.f(...)\n\tfile:line +0xoff"), written into buf; the length it
- * needs, which may exceed len(buf) (the caller then grows buf and asks
- * again).  The frames are walked on g0 (systemstack): the goroutine's stack
- * cannot move meanwhile, and the formatting needs more than the band. */
-typedef struct stackbuf {
+ * as a panic's shows it ("goroutine 1 [running]:", then each frame from
+ * stack's caller up, and "created by"), at traceback level 1 whatever
+ * GLTRACEBACK says, written into buf by traceback.c's own printer (this
+ * M's prints go to the buffer meanwhile: M.writebuf, Go's g0.writebuf);
+ * the length it needs, which may exceed len(buf) (the caller then grows
+ * buf and asks again).  On g0 (systemstack): the goroutine's stack cannot
+ * move meanwhile, and the printer needs more than the band. */
+typedef struct stackargs {
 	G *gp;
-	uintptr_t bp;   /* frame pointer of runtime_debug_stack */
-	uint8_t *p;
-	int64_t cap, n;
-} stackbuf;
-
-static void sbwrite(stackbuf *b, const char *s, int64_t n) {
-	for (int64_t i = 0; i < n; i++) {
-		if (b->n + i < b->cap)
-			b->p[b->n + i] = (uint8_t)s[i];
-	}
-	b->n += n;
-}
-
-static void sbstr(stackbuf *b, const char *s) {
-	sbwrite(b, s, (int64_t)strlen(s));
-}
-
-static void sbint(stackbuf *b, uint64_t v, int base) {
-	char tmp[24];
-	int i = sizeof tmp;
-	do {
-		tmp[--i] = "0123456789abcdef"[v % (uint64_t)base];
-		v /= (uint64_t)base;
-	} while (v);
-	sbwrite(b, tmp + i, (int64_t)sizeof tmp - i);
-}
+	uintptr_t pc, bp; /* stack's caller: its return address and frame pointer */
+	const GlSlice *buf;
+	int64_t n;
+} stackargs;
 
 static void stack_m(void *arg) {
-	stackbuf *b = arg;
-	G *gp = b->gp;
-	sbstr(b, "goroutine ");
-	sbint(b, (uint64_t)gp->goid, 10);
-	sbstr(b, " [running]:\n");
-	uintptr_t bp = b->bp;
-	for (int depth = 0; depth < 100; depth++) {
-		if (bp - gp->stack.lo >= gp->stack.hi - gp->stack.lo - 16 || (bp & 7) != 0)
-			break;
-		uintptr_t next = ((uintptr_t *)bp)[0];
-		uintptr_t pc = ((uintptr_t *)bp)[1];
-		if (ingltext(pc - 1)) {
-			int32_t line = 0;
-			const GlFuncInfo *f = findfunc(pc, &line);
-			if (f != NULL) {
-				sbstr(b, f->name);
-				sbstr(b, "(...)\n\t");
-				sbstr(b, f->file);
-				sbstr(b, ":");
-				sbint(b, (uint64_t)line, 10);
-				uintptr_t entry = (uintptr_t)f->entry;
-				if (pc >= entry && pc - entry < (1u << 24)) {
-					sbstr(b, " +0x");
-					sbint(b, pc - entry, 16);
-				}
-				sbstr(b, "\n");
-			}
-		}
-		if (next != 0 && next <= bp)
-			break;
-		bp = next;
-		if (bp == 0)
-			break;
-	}
+	stackargs *a = arg;
+	M *mp = getm();
+	printtobuf(a->buf->ptr, a->buf->len);
+	mp->traceback = 1;
+	goroutineheader(a->gp);
+	traceback(a->gp, a->pc, 0, a->bp);
+	mp->traceback = 0;
+	a->n = printtobufend();
 }
 
 int64_t runtime_debug_stack(G *g, const GlSlice *buf) {
-	stackbuf b = {g, GL_RBP(), buf->ptr, buf->len, 0};
-	systemstack(stack_m, &b);
-	return b.n;
+	uintptr_t *rbp = (uintptr_t *)GL_RBP();
+	stackargs a = {g, rbp[1], rbp[0], buf, 0};
+	systemstack(stack_m, &a);
+	return a.n;
 }

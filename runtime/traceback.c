@@ -418,9 +418,13 @@ static bool inprologue(uintptr_t pc) {
 	return pc + (uintptr_t)(intptr_t)rel == (uintptr_t)gl_morestack;
 }
 
-static void printfuncline(const GlFuncInfo *f, int64_t line) {
+/* f's frame at line.  Go prints a frame's arguments, "main.f(0x1, 0x2)",
+ * and "(...)" for a function inlined into another; gl has no record of
+ * where arguments are, so it prints "(...)" but for a function that takes
+ * none, not inlined: "main.main()", as Go. */
+static void printfuncline(const GlFuncInfo *f, int64_t line, bool inlined) {
 	prints(f->name);
-	prints("(...)\n\t");
+	prints(f->noargs && !inlined ? "()\n\t" : "(...)\n\t");
 	prints(f->file);
 	prints(":");
 	printint(line);
@@ -441,7 +445,7 @@ static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
 			return; /* a wrapper or thunk glc made: not the program's */
 		if (outer != NULL && outer != f && outer->name == NULL) {
 			/* inlined into a wrapper: only the inlined function shows */
-			printfuncline(f, line);
+			printfuncline(f, line, true);
 			prints("\n");
 			return;
 		}
@@ -449,14 +453,14 @@ static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
 			/* inlined: Go prints the inlined call, then the function
 			 * it is in at the line of its call (the nearest record of
 			 * the outer function before the inlined code) */
-			printfuncline(f, line);
+			printfuncline(f, line, true);
 			prints("\n");
 			while (i > 0 && pctab[i].fn != outer && pctab[i].pc > (uintptr_t)outer->entry)
 				i--;
 			f = outer;
 			line = pctab[i].fn == outer ? pctab[i].line : outer->line;
 		}
-		printfuncline(f, line);
+		printfuncline(f, line, false);
 		uintptr_t entry = (uintptr_t)f->entry;
 		if (pc >= entry && pc - entry < (1u << 24)) {
 			prints(" +");
@@ -576,7 +580,7 @@ static void printstartfn(G *gp) {
 	const GlFuncInfo *f = gp->startfn != NULL ? funcat((uintptr_t)gp->startfn->fn + 1) : NULL;
 	if (f == NULL || f->name == NULL || (uintptr_t)f->entry != (uintptr_t)gp->startfn->fn)
 		return;
-	printfuncline(f, f->line);
+	printfuncline(f, f->line, false);
 	prints("\n");
 }
 

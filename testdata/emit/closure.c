@@ -107,7 +107,7 @@ static const GlFrameSlot main_counter__slots[] = {
 	{offsetof(struct main_counter__frame, _n), &gltype_ptr_int},
 	{offsetof(struct main_counter__frame, t1), &gltype_func},
 };
-static const GlFuncInfo main_counter__info __attribute__((used)) = {"main.counter", "$SRCDIR/testdata/emit/closure.gl", 6, sizeof(struct main_counter__frame), main_counter__slots, 3, (void (*)(void))main_counter};
+static const GlFuncInfo main_counter__info __attribute__((used)) = {"main.counter", "$SRCDIR/testdata/emit/closure.gl", 6, sizeof(struct main_counter__frame), main_counter__slots, 3, (void (*)(void))main_counter, .noargs = true};
 GL_FUNC GlFunc * main_counter(G *g) {
 	struct main_counter__frame *fp;
 	uintptr_t fpoff;
@@ -144,7 +144,7 @@ struct main_counter_func1__frame {
 static const GlFrameSlot main_counter_func1__slots[] = {
 	{offsetof(struct main_counter_func1__frame, _n), &gltype_ptr_int},
 };
-static const GlFuncInfo main_counter_func1__info __attribute__((used)) = {"main.counter.func1", "$SRCDIR/testdata/emit/closure.gl", 8, sizeof(struct main_counter_func1__frame), main_counter_func1__slots, 1, (void (*)(void))main_counter_func1};
+static const GlFuncInfo main_counter_func1__info __attribute__((used)) = {"main.counter.func1", "$SRCDIR/testdata/emit/closure.gl", 8, sizeof(struct main_counter_func1__frame), main_counter_func1__slots, 1, (void (*)(void))main_counter_func1, .noargs = true};
 GL_FUNC static int64_t main_counter_func1(G *g, GlFunc *ctx) {
 	struct main_counter_func1__frame *fp;
 	uintptr_t fpoff;
@@ -258,7 +258,7 @@ static const GlFrameSlot main_safediv_func1__slots[] = {
 	{offsetof(struct main_safediv_func1__frame, t1), &gltype_any},
 	{offsetof(struct main_safediv_func1__frame, _r), &gltype_any},
 };
-static const GlFuncInfo main_safediv_func1__info __attribute__((used)) = {"main.safediv.func1", "$SRCDIR/testdata/emit/closure.gl", 15, sizeof(struct main_safediv_func1__frame), main_safediv_func1__slots, 3, (void (*)(void))main_safediv_func1};
+static const GlFuncInfo main_safediv_func1__info __attribute__((used)) = {"main.safediv.func1", "$SRCDIR/testdata/emit/closure.gl", 15, sizeof(struct main_safediv_func1__frame), main_safediv_func1__slots, 3, (void (*)(void))main_safediv_func1, .noargs = true};
 GL_NOINLINE GL_FUNC static void main_safediv_func1(G *g, GlFunc *ctx) {
 	struct main_safediv_func1__frame *fp;
 	uintptr_t fpoff;
@@ -302,7 +302,7 @@ static const GlFrameSlot main_main__slots[] = {
 	{offsetof(struct main_main__frame, t1), &gltype_func_ret_int},
 	{offsetof(struct main_main__frame, _c), &gltype_func_ret_int},
 };
-static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/closure.gl", 23, sizeof(struct main_main__frame), main_main__slots, 2, (void (*)(void))main_main};
+static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/closure.gl", 23, sizeof(struct main_main__frame), main_main__slots, 2, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;

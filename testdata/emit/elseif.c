@@ -119,7 +119,7 @@ static const GlFrameSlot main_main__slots[] = {
 	{offsetof(struct main_main__frame, t1), &gltype_slice_int},
 	{offsetof(struct main_main__frame, t4), &gltype_string},
 };
-static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/elseif.gl", 21, sizeof(struct main_main__frame), main_main__slots, 2, (void (*)(void))main_main};
+static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/elseif.gl", 21, sizeof(struct main_main__frame), main_main__slots, 2, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;

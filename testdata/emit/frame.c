@@ -223,7 +223,7 @@ static const GlFrameSlot main_main__slots[] = {
 	{offsetof(struct main_main__frame, t3), &gltype_string},
 	{offsetof(struct main_main__frame, _f), &gltype_string},
 };
-static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/frame.gl", 26, sizeof(struct main_main__frame), main_main__slots, 3, (void (*)(void))main_main};
+static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/frame.gl", 26, sizeof(struct main_main__frame), main_main__slots, 3, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;

@@ -178,7 +178,7 @@ static const GlFrameSlot main_main__slots[] = {
 	{offsetof(struct main_main__frame, t4), &gltype_func},
 	{offsetof(struct main_main__frame, t5), &gltype_array2_struct_c_elem},
 };
-static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/goroutine.gl", 12, sizeof(struct main_main__frame), main_main__slots, 8, (void (*)(void))main_main};
+static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/goroutine.gl", 12, sizeof(struct main_main__frame), main_main__slots, 8, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;
@@ -312,7 +312,7 @@ static const GlFrameSlot main_main_func1__slots[] = {
 	{offsetof(struct main_main_func1__frame, _jobs), &gltype_ptr_chan_int},
 	{offsetof(struct main_main_func1__frame, t1), &gltype_chan_int},
 };
-static const GlFuncInfo main_main_func1__info __attribute__((used)) = {"main.main.func1", "$SRCDIR/testdata/emit/goroutine.gl", 17, sizeof(struct main_main_func1__frame), main_main_func1__slots, 2, (void (*)(void))main_main_func1};
+static const GlFuncInfo main_main_func1__info __attribute__((used)) = {"main.main.func1", "$SRCDIR/testdata/emit/goroutine.gl", 17, sizeof(struct main_main_func1__frame), main_main_func1__slots, 2, (void (*)(void))main_main_func1, .noargs = true};
 GL_FUNC static void main_main_func1(G *g, GlFunc *ctx) {
 	struct main_main_func1__frame *fp;
 	uintptr_t fpoff;

@@ -115,7 +115,7 @@ unwind: __attribute__((cold, unused));
 
 /* main.main — testdata/emit/leaf.gl:21 */
 #define RELOAD ((void)0)
-static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/leaf.gl", 21, 0, 0, 0, (void (*)(void))main_main};
+static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/leaf.gl", 21, 0, 0, 0, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
 	int64_t t1;
 	GL_PCLINE(main_main__info, 21);

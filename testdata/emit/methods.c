@@ -346,7 +346,7 @@ static const GlFrameSlot main_main__slots[] = {
 	{offsetof(struct main_main__frame, t8), &gltype_string},
 	{offsetof(struct main_main__frame, t9), &gltype_string},
 };
-static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/methods.gl", 40, sizeof(struct main_main__frame), main_main__slots, 8, (void (*)(void))main_main};
+static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/methods.gl", 40, sizeof(struct main_main__frame), main_main__slots, 8, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;

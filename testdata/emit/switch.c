@@ -161,7 +161,7 @@ static const GlFrameSlot main_main__slots[] = {
 	{offsetof(struct main_main__frame, t5), &gltype_string},
 	{offsetof(struct main_main__frame, t6), &gltype_string},
 };
-static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/switch.gl", 32, sizeof(struct main_main__frame), main_main__slots, 6, (void (*)(void))main_main};
+static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/switch.gl", 32, sizeof(struct main_main__frame), main_main__slots, 6, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;
