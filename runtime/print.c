@@ -97,9 +97,11 @@ static GL_TLS int32_t printdepth; /* printlock recursion, as Go's m.printlock */
 static GL_TLS uint32_t printlen;
 static GL_TLS uint8_t printbuf[PRINTBUFSIZE];
 
-/* While writebuf is set, this thread's prints go there instead of to
- * standard error (Go's g0.writebuf, for runtime/debug.Stack): writecap
- * bytes fit, writelen counts all that was printed. */
+/* Between printtobuf and printtobufend this thread's prints go to
+ * writebuf instead of standard error (Go's g0.writebuf, for runtime.Stack
+ * and runtime/debug.Stack): writecap bytes fit (none, for a nil buffer),
+ * writelen counts all that was printed. */
+static GL_TLS bool towritebuf;
 static GL_TLS uint8_t *writebuf;
 static GL_TLS int64_t writelen, writecap;
 
@@ -107,10 +109,12 @@ void printtobuf(uint8_t *p, int64_t cap) {
 	writebuf = p;
 	writecap = cap;
 	writelen = 0;
+	towritebuf = true;
 }
 
 /* Back to standard error; how much was printed since printtobuf. */
 int64_t printtobufend(void) {
+	towritebuf = false;
 	writebuf = NULL;
 	return writelen;
 }
@@ -147,7 +151,7 @@ static void printflush(void) {
 static void gwrite(const uint8_t *p, int64_t n) {
 	if (n <= 0)
 		return;
-	if (writebuf != NULL) { /* runtime/debug.Stack's buffer */
+	if (towritebuf) { /* runtime.Stack's buffer */
 		for (int64_t i = 0; i < n && writelen + i < writecap; i++)
 			writebuf[writelen + i] = p[i];
 		writelen += n;

@@ -744,6 +744,7 @@ bool ingldefer(uintptr_t pc);
 void traceback(G *gp, uintptr_t pc, uintptr_t sp, uintptr_t bp);
 void tracebackothers(G *me);
 void goroutineheader(G *gp);
+void tracebackstopped(G *me); /* every other goroutine's traceback, the world stopped (runtime.Stack) */
 void printtobuf(uint8_t *p, int64_t cap); /* print.c: this thread's prints go to p (runtime/debug.Stack) */
 int64_t printtobufend(void);              /* and to standard error again: how much was printed */
 void tracebackg(G *gp); /* from gp->sched, or from gp itself if running here */

@@ -181,25 +181,48 @@ int64_t runtime_debug_setMemoryLimit(G *g, int64_t in) {
  * move meanwhile, and the printer needs more than the band. */
 typedef struct stackargs {
 	G *gp;
-	uintptr_t pc, bp; /* stack's caller: its return address and frame pointer */
-	const GlSlice *buf;
-	int64_t n;
+	uintptr_t pc, bp; /* the caller's return address and frame pointer */
+	uint8_t *p;       /* the buffer: its bytes, how many fit */
+	int64_t cap;
+	bool all;         /* and every other goroutine (the world is stopped) */
+	int64_t n;        /* what was printed */
 } stackargs;
 
 static void stack_m(void *arg) {
 	stackargs *a = arg;
 	M *mp = getm();
-	printtobuf(a->buf->ptr, a->buf->len);
+	printtobuf(a->p, a->cap);
 	mp->traceback = 1;
 	goroutineheader(a->gp);
 	traceback(a->gp, a->pc, 0, a->bp);
+	if (a->all)
+		tracebackstopped(a->gp);
 	mp->traceback = 0;
 	a->n = printtobufend();
 }
 
 int64_t runtime_debug_stack(G *g, const GlSlice *buf) {
 	uintptr_t *rbp = (uintptr_t *)GL_RBP();
-	stackargs a = {g, rbp[1], rbp[0], buf, 0};
+	stackargs a = {g, rbp[1], rbp[0], buf->ptr, buf->len, false, 0};
 	systemstack(stack_m, &a);
 	return a.n;
+}
+
+/* runtime.Stack(buf []byte, all bool) int: the same from Stack's caller,
+ * and with all every other goroutine, the world stopped meanwhile, as Go;
+ * what fits in buf.  buf lies in the caller's data frame, which
+ * stopTheWorld may move (S4): its words are read first, and the caller's
+ * frame pointer after. */
+int64_t runtime_Stack(G *g, const GlSlice *buf, bool all) {
+	uint8_t *p = buf->ptr;
+	int64_t cap = buf->len;
+	if (all)
+		stopTheWorld("stack trace");
+	uintptr_t *rbp = (uintptr_t *)GL_RBP();
+	stackargs a = {g, rbp[1], rbp[0], p, cap, all, 0};
+	systemstack(stack_m, &a);
+	int64_t n = a.n < cap ? a.n : cap;
+	if (all)
+		startTheWorld();
+	return n;
 }

@@ -697,6 +697,26 @@ static void dumpothers(G *first, int64_t deadline) {
 		dumpprint(gs[i]);
 }
 
+/* Every goroutine but me, with the world stopped (runtime.Stack(buf,
+ * true)): each is switched out, and printed from its saved state, after a
+ * blank line, as Go's tracebackothers does for Stack.  (A dying process's
+ * dump, below, stops each one itself.) */
+void tracebackstopped(G *me) {
+	int64_t n;
+	G **gs = atomicAllG(&n);
+	int32_t level;
+	bool all, crash;
+	gotraceback(&level, &all, &crash);
+	for (int64_t i = 0; i < n; i++) {
+		G *gp = gs[i];
+		if (gp == me || readgstatus(gp) == Gdead || (level < 2 && isSystemGoroutine(gp)))
+			continue;
+		prints("\n");
+		goroutineheader(gp);
+		tracebackg(gp);
+	}
+}
+
 /* Every other goroutine, for GLTRACEBACK=all and fatal errors (Go's
  * tracebackothers). */
 void tracebackothers(G *me) {

@@ -13,7 +13,7 @@ progs="chan_basic chan_panics chan_select deadlock_chan deadlock_nil goexit_main
 goroutines_many sync_stress timers sched_procs select_stress runtime_memstats goroutine_panic
 stack_shrink stack_release preempt_fair preempt_spin syscall_block syscall_threads
 ospipe_many ospipe_timers ospipe_close
-finalizer_order finalizer_pacer finalizer_deadlock finalizer_goroutine mutex_adaptive"
+finalizer_order finalizer_pacer finalizer_deadlock finalizer_goroutine mutex_adaptive runtime_stack"
 status=0
 for p in 1 2 4 8; do
 	echo "GLMAXPROCS=$p"
