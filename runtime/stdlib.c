@@ -171,14 +171,14 @@ int64_t runtime_debug_setMemoryLimit(G *g, int64_t in) {
 	return out;
 }
 
-/* runtime/debug.stack(buf []byte) int: the current goroutine's traceback,
- * as a panic's shows it ("goroutine 1 [running]:", then each frame from
- * stack's caller up, and "created by"), at traceback level 1 whatever
- * GLTRACEBACK says, written into buf by traceback.c's own printer (this
- * M's prints go to the buffer meanwhile: M.writebuf, Go's g0.writebuf);
- * the length it needs, which may exceed len(buf) (the caller then grows
- * buf and asks again).  On g0 (systemstack): the goroutine's stack cannot
- * move meanwhile, and the printer needs more than the band. */
+/* runtime.Stack(buf []byte, all bool) int: the caller's traceback, as a
+ * panic's shows it ("goroutine 1 [running]:", then each frame from
+ * Stack's caller up, and "created by"), at traceback level 1 whatever
+ * GLTRACEBACK says, and with all every other goroutine's, the world
+ * stopped meanwhile, as Go; written into buf by traceback.c's own printer
+ * (print.c's printtobuf: this thread's prints go to the buffer, Go's
+ * g0.writebuf); what fits in buf.  The printing is on g0 (systemstack): it
+ * needs more than the band.  (runtime/debug.Stack calls it.) */
 typedef struct stackargs {
 	G *gp;
 	uintptr_t pc, bp; /* the caller's return address and frame pointer */
@@ -201,18 +201,8 @@ static void stack_m(void *arg) {
 	a->n = printtobufend();
 }
 
-int64_t runtime_debug_stack(G *g, const GlSlice *buf) {
-	uintptr_t *rbp = (uintptr_t *)GL_RBP();
-	stackargs a = {g, rbp[1], rbp[0], buf->ptr, buf->len, false, 0};
-	systemstack(stack_m, &a);
-	return a.n;
-}
-
-/* runtime.Stack(buf []byte, all bool) int: the same from Stack's caller,
- * and with all every other goroutine, the world stopped meanwhile, as Go;
- * what fits in buf.  buf lies in the caller's data frame, which
- * stopTheWorld may move (S4): its words are read first, and the caller's
- * frame pointer after. */
+/* buf lies in the caller's data frame, which stopTheWorld may move (S4):
+ * its words are read first, and the caller's frame pointer after. */
 int64_t runtime_Stack(G *g, const GlSlice *buf, bool all) {
 	uint8_t *p = buf->ptr;
 	int64_t cap = buf->len;
