@@ -94,7 +94,7 @@ bool netpollinited(void) {
 }
 
 bool netpollAnyWaiters(void) {
-	return __atomic_load_n(&netpollWaiters, __ATOMIC_ACQUIRE) > 0;
+	return __atomic_load_n(&netpollWaiters, __ATOMIC_SEQ_CST) > 0;
 }
 
 /* Wake the M blocked in netpoll, if one is (Go's netpollBreak): the
@@ -134,7 +134,8 @@ static G *netpollunblock(pollDesc *pd, int32_t mode, bool ioready) {
 		if (__atomic_compare_exchange_n(gpp, &old, new, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			if (old <= pdWait)
 				return NULL; /* pdWait: its commit fails, it does not park */
-			__atomic_sub_fetch(&netpollWaiters, 1, __ATOMIC_ACQ_REL);
+			if (__atomic_sub_fetch(&netpollWaiters, 1, __ATOMIC_SEQ_CST) == 0)
+				netpollLastWaiter();
 			return (G *)old;
 		}
 	}

@@ -1133,6 +1133,22 @@ static G *netpollpick(G *list) {
 	return gp;
 }
 
+/* The last goroutine waiting in the netpoller was taken out (by
+ * netpollunblock: an event, or a close).  An M blocked in netpoll with no
+ * deadline now waits for nothing, and counts as running: if every
+ * goroutine then blocks elsewhere, checkdead would never run and the
+ * program would hang instead of reporting the deadlock.  That happens when
+ * another M's netpoll(0) (findRunnable's look, sysmon's) took the event the
+ * blocked poller was waiting for: wake the poller, so that it looks again
+ * and stops like any idle M.  findRunnable's poller checks the count again
+ * after it takes lastpoll: with the decrement before the load here, both
+ * sequentially consistent, one of the two sees the other. */
+void netpollLastWaiter(void) {
+	if (__atomic_load_n(&sched.lastpoll, __ATOMIC_SEQ_CST) == 0 &&
+	    __atomic_load_n(&sched.pollUntil, __ATOMIC_ACQUIRE) == 0)
+		netpollBreak();
+}
+
 static void incidlelocked(int32_t v) {
 	lock(&sched.lock);
 	sched.nmidlelocked += v;
@@ -1490,7 +1506,15 @@ top:;
 	 * program deadlocked while goroutines wait for I/O. */
 	int64_t one = __atomic_load_n(&sched.lastpoll, __ATOMIC_ACQUIRE);
 	if (netpollinited() && (pollUntil != 0 || netpollAnyWaiters()) && one != 0 &&
-	    __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_ACQ_REL) != 0) {
+	    __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_SEQ_CST) != 0) {
+		if (pollUntil == 0 && !netpollAnyWaiters()) {
+			/* the last waiter was taken out between the look above
+			 * and the exchange, by an M that saw lastpoll != 0 and
+			 * so woke nobody (netpollLastWaiter): nothing to wait for */
+			__atomic_store_n(&sched.lastpoll, nanotime(), __ATOMIC_RELEASE);
+			stopm();
+			goto top;
+		}
 		__atomic_store_n(&sched.pollUntil, pollUntil, __ATOMIC_RELEASE);
 		int64_t delay = -1;
 		if (pollUntil != 0) {

@@ -363,6 +363,7 @@ bool netpollinited(void);
 G *netpoll(int64_t delay);
 void netpollBreak(void);
 bool netpollAnyWaiters(void);
+void netpollLastWaiter(void);
 void wakeNetPoller(int64_t when); /* proc.c: someone wakes for a timer at when */
 
 enum { /* Go 1.19's waitReason values */
