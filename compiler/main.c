@@ -531,6 +531,7 @@ static const struct {
 	 "  cpu.popcnt=off                 bits.OnesCount without POPCNT\n"
 	 "  wbforce=1                      the write barrier on all the time (its slow paths)\n"
 	 "  wbshadow=1                     check that every heap pointer store had the barrier\n"
+	 "  lockrank=1                     check the runtime's lock order at every lock (2: print the pairs)\n"
 	 "  trace=FILE                     an execution trace, written at exit (docs/trace.md)\n"
 	 "  mutexpolicy=go                 sync.Mutex as Go's (default: adaptive, docs/mutex.md)\n"
 	 "  mutexstats=1                   sync.MutexCounters counts every acquisition by path\n"

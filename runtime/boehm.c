@@ -358,7 +358,7 @@ void *boehmmallocgc(uint64_t size, const GlType *typ, bool needzero) {
 /* SetGCPercent: Boehm allows (twice the pointerful heap + the roots) /
  * divisor bytes of allocation between collections, Go live * GOGC/100:
  * for a heap of pointerful objects, divisor = 200 / GOGC. */
-static mutex gcofflock; /* guards gcoff and the GC_disable it stands for */
+static mutex gcofflock = MUTEX(lockRankGcoff); /* guards gcoff and the GC_disable it stands for */
 static bool gcoff;      /* GLGC=off: one GC_disable held */
 
 void boehmsetgcpercent(int32_t percent) {

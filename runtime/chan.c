@@ -206,6 +206,7 @@ GlChan *makechan(G *g, const GlType *chantype, int64_t size) {
 		void *buf = mallocgc(mem, elem, true);
 		writebarrierptr(&c->buf, buf); /* into the heap, as every pointer store */
 	}
+	lockInit(&c->lock, lockRankHchan);
 	c->elemsize = (uint16_t)elem->size;
 	c->elemtype = elem;
 	c->dataqsiz = (uint64_t)size;

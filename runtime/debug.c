@@ -32,6 +32,7 @@ static const struct dbgvar {
 	{"gcstress", &gl_debug.gcstress},
 	{"gctrace", &gl_debug.gctrace},
 	{"invalidptr", &gl_debug.invalidptr},
+	{"lockrank", &gl_debug.lockrank},
 	{"madvdontneed", &gl_debug.madvdontneed},
 	{"mutexstats", &gl_debug.mutexstats},
 	{"scheddetail", &gl_debug.scheddetail},

@@ -82,7 +82,7 @@ static ffi_type *ffitype(char code) {
  * text runs on g0 (snprintf needs more stack than the band below a
  * goroutine's guard); a failure's text is malloc'd there, copied to the
  * gl heap for the panic (panicmsg), and freed on g0 again. */
-static mutex ffilock;
+static mutex ffilock = MUTEX(lockRankFfi);
 
 typedef struct resolveargs {
 	GlFfiFunc *f;

@@ -31,7 +31,7 @@ typedef struct itabTableType {
 } itabTableType;
 
 static itabTableType *itabTable;
-static mutex itabLock;
+static mutex itabLock = MUTEX(lockRankItab);
 
 static inline uint64_t itabHashFunc(const GlType *inter, const GlType *typ) {
 	/* the type hashes are of their strings; mix in the addresses so two

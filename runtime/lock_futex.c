@@ -10,7 +10,8 @@
  *
  * Everything here is a small leaf making raw system calls, so it runs on
  * any stack: a goroutine's (chan.c locks channels there), g0, or the
- * signal stack.
+ * signal stack.  GLDEBUG=lockrank adds lockrank.c's checks of the lock
+ * order (rt.h, enum lockRank) to lock and unlock.
  */
 #include "rt.h"
 
@@ -77,6 +78,8 @@ static inline void incmlocks(int32_t d) {
 
 void lock(mutex *l) {
 	incmlocks(1);
+	if (GL_UNLIKELY(gl_debug.lockrank))
+		lockWithRank(l);
 	/* speculative grab for the lock */
 	uint32_t v = __atomic_exchange_n(&l->key, mutex_locked, __ATOMIC_ACQUIRE);
 	if (v == mutex_unlocked)
@@ -117,13 +120,18 @@ void lock(mutex *l) {
 bool trylock(mutex *l) {
 	uint32_t z = mutex_unlocked;
 	incmlocks(1);
-	if (__atomic_compare_exchange_n(&l->key, &z, mutex_locked, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (__atomic_compare_exchange_n(&l->key, &z, mutex_locked, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (GL_UNLIKELY(gl_debug.lockrank))
+			trylockWithRank(l);
 		return true;
+	}
 	incmlocks(-1);
 	return false;
 }
 
 void unlock(mutex *l) {
+	if (GL_UNLIKELY(gl_debug.lockrank))
+		unlockWithRank(l);
 	uint32_t v = __atomic_exchange_n(&l->key, mutex_unlocked, __ATOMIC_RELEASE);
 	if (v == mutex_unlocked)
 		gl_throw("unlock of unlocked lock");

@@ -60,7 +60,7 @@ uint64_t zerobase;
 
 /* The mcache of Ms without a P, under noplock (lock order: noplock, then
  * an mcentral's lock, then mheap.lock). */
-static mutex noplock;
+static mutex noplock = MUTEX(lockRankNop);
 static mcache nopcache;
 
 void mallocinit(void) {

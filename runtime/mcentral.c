@@ -27,6 +27,7 @@
 
 void mcentral_init(mcentral *c, spanClass spc) {
 	c->spanclass = spc;
+	lockInit(&c->lock, lockRankMcentral);
 	for (int i = 0; i < 2; i++) {
 		c->partial[i] = (mSpanList){NULL, NULL};
 		c->full[i] = (mSpanList){NULL, NULL};

@@ -68,7 +68,7 @@ typedef struct finblock {
  *    atomically without the lock);
  *  - fingwait: fing is parked (or about to be: it parks releasing the lock);
  *  - fingwake: finalizers were queued since fing last looked. */
-static mutex finlock;
+static mutex finlock = MUTEX(lockRankFin);
 static finblock *finq, *finc;
 static G *fing;
 static bool fingwait, fingwake;

@@ -596,7 +596,7 @@ static G *bgworker;
 static int32_t bgworkerstate;
 static int32_t bgworkerparkas; /* the state its next park enters */
 static uint32_t bgworkercycle; /* the cycle it was woken for */
-static mutex bgworkerlock;
+static mutex bgworkerlock = MUTEX(lockRankBgworker);
 
 typedef struct bgslice {
 	uint32_t cycle;

@@ -62,7 +62,7 @@ typedef struct gcWork {
 } gcWork;
 
 static gcWork work, wbwork;
-static mutex drainlock, wbworklock;
+static mutex drainlock = MUTEX(lockRankDrain), wbworklock = MUTEX(lockRankWbwork);
 
 static GL_NOINLINE void workgrow(gcWork *w) {
 	uint64_t ncap = w->cap == 0 ? 4096 : w->cap * 2;

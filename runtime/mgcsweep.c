@@ -173,7 +173,7 @@ static struct {
 	G *g;
 	bool parked;
 	bool more; /* bgsweep's: spans may be left */
-} sweep = {.active = sweepDrained, .done = true};
+} sweep = {.active = sweepDrained, .done = true, .lock = MUTEX(lockRankSweep)};
 
 bool isSweepDone(void) {
 	return __atomic_load_n(&sweep.done, __ATOMIC_ACQUIRE);

@@ -395,7 +395,7 @@ static void initSpan(mspan *s, spanClass spc) {
 	s->next = s->prev = NULL;
 	s->list = NULL;
 	s->specials = NULL;
-	s->speciallock = (mutex){0};
+	s->speciallock = MUTEX(lockRankSpanSpecial);
 }
 
 /* The pages of s, about to be a span of class spc, are in use again:
@@ -545,6 +545,8 @@ uint64_t mheap_scavenge(uint64_t nbytes) {
 }
 
 void mheap_init(void) {
+	lockInit(&mheap_.lock, lockRankMheap);
+	lockInit(&mheap_.speciallock, lockRankMheapSpecial);
 	fixalloc_init(&mheap_.spanalloc, sizeof(mspan), &memstats.mspan_sys);
 	fixalloc_init(&mheap_.bitsalloc, gcBitsBytes, &memstats.gc_sys); /* Go's gcBits arenas: GCSys */
 	fixalloc_init(&mheap_.specialfinalizeralloc, sizeof(specialfinalizer), &memstats.other_sys);

@@ -92,7 +92,7 @@ struct bucket {
 	uintptr_t stk[];
 };
 
-static mutex proflock;
+static mutex proflock = MUTEX(lockRankProf);
 static bucket **buckhash; /* buckHashSize chains, made by the first sample */
 static bucket *mbuckets;  /* every bucket */
 static uint32_t mProfCycle;

@@ -74,7 +74,7 @@ static bool nopwait2;           /* epoll_pwait2 is missing (Linux < 5.11) */
 /* The eventfd's epoll data: an address no pollDesc has. */
 static uint8_t eventfdTag;
 
-static mutex pollcacheLock;
+static mutex pollcacheLock = MUTEX(lockRankPollCache);
 static pollDesc *pollcacheFree;
 
 void netpollinit(void) {
@@ -261,6 +261,7 @@ static pollDesc *pollcachealloc(void) {
 		if (c == NULL)
 			gl_throw("runtime: cannot allocate memory for pollDescs");
 		for (size_t i = 0; i < chunk / sizeof(pollDesc); i++) {
+			lockInit(&c[i].lock, lockRankPollDesc);
 			c[i].link = pollcacheFree;
 			pollcacheFree = &c[i];
 		}

@@ -45,7 +45,7 @@
  * it at every switch. */
 GL_TLS G *tls_g;
 
-schedt sched;
+schedt sched = {.lock = MUTEX(lockRankSched), .gFreelock = MUTEX(lockRankGFree), .sudoglock = MUTEX(lockRankSudog)};
 M m0;
 G g0;
 M *allm = &m0;
@@ -57,7 +57,7 @@ static int32_t newprocs; /* GOMAXPROCS(n) waiting for startTheWorld */
 G **allgs;
 int64_t allglen;
 static int64_t allgcap;
-static mutex allglock;
+static mutex allglock = MUTEX(lockRankAllg);
 static bool mainStarted; /* wakep only once the main goroutine runs */
 static uint32_t worldsema = 1; /* one stop-the-world at a time */
 static int64_t runtimeInitTime;
@@ -388,6 +388,7 @@ P **allpsnapshot(int32_t *n) {
 /* ---- the global run queue (under sched.lock) ---- */
 
 static void globrunqput(G *gp) {
+	assertLockHeld(&sched.lock);
 	gp->schedlink = NULL;
 	if (sched.runqtail != NULL)
 		sched.runqtail->schedlink = gp;
@@ -398,6 +399,7 @@ static void globrunqput(G *gp) {
 }
 
 static void globrunqputhead(G *gp) {
+	assertLockHeld(&sched.lock);
 	gp->schedlink = sched.runqhead;
 	sched.runqhead = gp;
 	if (sched.runqtail == NULL)
@@ -407,6 +409,7 @@ static void globrunqputhead(G *gp) {
 
 /* A batch linked through schedlink, head..tail, n Gs. */
 static void globrunqputbatch(G *head, G *tail, int32_t n) {
+	assertLockHeld(&sched.lock);
 	tail->schedlink = NULL;
 	if (sched.runqtail != NULL)
 		sched.runqtail->schedlink = head;
@@ -417,6 +420,7 @@ static void globrunqputbatch(G *head, G *tail, int32_t n) {
 }
 
 static G *globrunqpop(void) {
+	assertLockHeld(&sched.lock);
 	G *gp = sched.runqhead;
 	if (gp != NULL) {
 		sched.runqhead = gp->schedlink;
@@ -432,6 +436,7 @@ static void runqput(P *pp, G *gp, bool next);
 /* Take a fair share of the global queue into pp's (at most max, if
  * max > 0): one G to run, the rest queued locally.  Go's globrunqget. */
 static G *globrunqget(P *pp, int32_t max) {
+	assertLockHeld(&sched.lock);
 	if (sched.runqsize == 0)
 		return NULL;
 	int32_t n = sched.runqsize / gomaxprocs + 1;
@@ -621,6 +626,7 @@ static G *runqsteal(P *pp, P *p2, bool stealRunNextG) {
  * every queue again after it stops spinning).  Change one end, change
  * the other. */
 static void pidleput(P *pp) {
+	assertLockHeld(&sched.lock);
 	if (!runqempty(pp))
 		gl_throw("pidleput: P has non-empty run queue");
 	pp->link = sched.pidle;
@@ -629,6 +635,7 @@ static void pidleput(P *pp) {
 }
 
 static P *pidleget(void) {
+	assertLockHeld(&sched.lock);
 	P *pp = sched.pidle;
 	if (pp != NULL) {
 		sched.pidle = pp->link;
@@ -695,6 +702,7 @@ static void pinit(P *pp, int32_t id) {
 	pp->status = Pgcstop;
 	pp->m = NULL;
 	pp->link = NULL;
+	lockInit(&pp->timersLock, lockRankTimers);
 	mcache_init(&pp->mcache);
 }
 
@@ -796,6 +804,7 @@ static void threadexhaustion(void *arg) {
  * from now on).  goready can get here on a goroutine stack (wakep,
  * startm): the error report runs on g0. */
 static int64_t mReserveID(void) {
+	assertLockHeld(&sched.lock);
 	int64_t id = sched.mnext++;
 	checkmcount();
 	return id;
@@ -812,6 +821,7 @@ void checkmcount(void) {
 
 /* Idle Ms (under sched.lock). */
 static void mput(M *mp) {
+	assertLockHeld(&sched.lock);
 	mp->schedlink = sched.midle;
 	sched.midle = mp;
 	sched.nmidle++;
@@ -819,6 +829,7 @@ static void mput(M *mp) {
 }
 
 static M *mget(void) {
+	assertLockHeld(&sched.lock);
 	M *mp = sched.midle;
 	if (mp != NULL) {
 		sched.midle = mp->schedlink;
@@ -1227,6 +1238,7 @@ static void mexit(void) {
  * When the last M goes idle with no M waiting for timers, nothing can
  * ever run again. */
 static void checkdead(void) {
+	assertLockHeld(&sched.lock);
 	int32_t run = mcount() - sched.nmidle - sched.nmidlelocked - sched.nmsys;
 	if (run > 0)
 		return;

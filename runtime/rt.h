@@ -51,11 +51,75 @@
 #define GL_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 
 /* ---- locks and notes (lock_futex.c, Go's lock_futex.go) ---- */
+
+/* The lock order: every runtime mutex has a rank, and an M may take a
+ * mutex only while every mutex it holds has a lower rank — so no two Ms
+ * can each hold a lock the other waits for.  Two of the same rank may be
+ * held together only where the rank says so below (and then in a fixed
+ * order of their own, written where they are taken).  Outermost first;
+ * GLDEBUG=lockrank=1 checks every lock() against this (lockrank.c, Go's
+ * lockrank.go), and lockrank=2 also prints each pair of ranks the first
+ * time one is taken inside the other: the graph this order was drawn
+ * from (44 pairs over the whole test suite, every GLMAXPROCS and stress
+ * mode, on 2026-12-06; where two ranks never nest, their places are
+ * free).  A mutex gets its rank where it is declared (MUTEX(rank)) or made
+ * (lockInit); lockrank mode throws on a lock without one. */
+typedef enum lockRank {
+	lockRankNone,
+	/* Locks held while the runtime does larger work: starting the mark
+	 * worker or a goroutine (allg, sched), readying fing, scanning and
+	 * shrinking stacks (which locks channels) */
+	lockRankBgworker,    /* mgc.c bgworkerlock: starting the background mark worker */
+	lockRankGcoff,       /* boehm.c gcofflock: GLGC=off and Boehm's GC_disable */
+	lockRankFfi,         /* ffi.c ffilock: the cache of ffi_cif descriptions */
+	lockRankSweep,       /* mgcsweep.c sweep.lock: the background sweeper's parking */
+	lockRankFin,         /* mfinal.c finlock: the finalizer queue */
+	lockRankDrain,       /* mgcmark.c drainlock: the mark work list's owner */
+	/* The objects goroutines wait on: held while the waiter is queued or
+	 * readied (sched), a sudog taken (sudog), a value stored (wbwork) */
+	lockRankPollDesc,    /* netpoll_epoll.c pollDesc.lock: pollUnblock */
+	lockRankHchan,       /* GlChan.lock; select holds several, in address order */
+	lockRankSemaRoot,    /* sema.c semaRoot.lock: sync.Mutex's waiters */
+	lockRankNotifyList,  /* sema.c notifyList.lock: sync.Cond's waiters */
+	lockRankSig,         /* sigqueue.c sig.lock: signal.Notify's tables */
+	lockRankTimer,       /* timer.mu: Stop/Reset of one timer */
+	lockRankTimers,      /* P.timersLock; moveTimers holds two, the world stopped */
+	/* The scheduler */
+	lockRankSched,       /* sched.lock: idle Ms and Ps, the global run queue */
+	lockRankAllg,        /* proc.c allglock: allgs' writers */
+	lockRankGFree,       /* sched.gFreelock: the global dead-G cache */
+	lockRankSudog,       /* sched.sudoglock: the global sudog cache */
+	/* Tables and allocators: leaves, but that one allocator calls the next */
+	lockRankItab,        /* iface.c itabLock: the itab table's writers */
+	lockRankProf,        /* mprof.c proflock: the profiling buckets */
+	lockRankWbwork,      /* mgcmark.c wbworklock: grey objects from barriers */
+	lockRankNop,         /* malloc.c noplock: the mcache of Ms without a P */
+	lockRankMcentral,    /* mcentral.lock: one size class's spans */
+	lockRankSpanSpecial, /* mspan.speciallock: one span's specials */
+	lockRankMheap,       /* mheap_.lock: pages, arenas, spans */
+	lockRankMheapSpecial,/* mheap_.speciallock: the specials' allocators */
+	lockRankStack,       /* stack.c stacklock: the global stack pools */
+	lockRankPoison,      /* stackpoison.c poisonlock: GLDEBUG=efence's quarantine */
+	lockRankPollCache,   /* netpoll_epoll.c pollcacheLock: free pollDescs */
+	lockRankCount
+} lockRank;
+
 typedef struct mutex {
-	uint32_t key; /* 0 unlocked, 1 locked, 2 locked with waiters */
+	uint32_t key;  /* 0 unlocked, 1 locked, 2 locked with waiters */
+	uint32_t rank; /* lockRank; constant once set */
 } mutex;
+#define MUTEX(r) ((mutex){.rank = (r)})
+/* Atomic, so that a mutex in memory gl code allocates (sync.Cond's
+ * notifyList) can be given its rank each time before it is taken. */
+static inline void lockInit(mutex *l, lockRank r) {
+	__atomic_store_n(&l->rank, r, __ATOMIC_RELAXED);
+}
 void lock(mutex *l);
 bool trylock(mutex *l); /* lock(l) if free; false otherwise */
+void lockWithRank(mutex *l);    /* lockrank.c: GLDEBUG=lockrank's check, l about to be taken */
+void trylockWithRank(mutex *l); /* trylock took l */
+void unlockWithRank(mutex *l);  /* l about to be released */
+void assertLockHeld(mutex *l);  /* lockrank mode: throw unless this M holds l */
 void gorootinit(void);  /* os_linux.c: GOROOT at start-up, for runtime.GOROOT */
 void unlock(mutex *l);
 
@@ -134,6 +198,14 @@ struct M {
 	 * runnable (a traceWhy, set just before the status change) */
 	struct traceBuf *tracebuf;
 	uint8_t tracewhy;
+	/* GLDEBUG=lockrank (lockrank.c): the mutexes this M holds, in the
+	 * order it took them; written only by its own thread (and its signal
+	 * handler, which leaves the list as it found it) */
+	int32_t nlocksheld;
+	struct heldLock {
+		mutex *l;
+		uint32_t rank;
+	} locksheld[16];
 };
 
 /* P status, Go's values */
@@ -207,6 +279,10 @@ typedef struct schedt {
 	uint64_t goidgen;       /* atomic */
 	int64_t lastpoll;       /* atomic: 0 while an M is blocked in netpoll */
 	int64_t pollUntil;      /* atomic: when that netpoll wakes */
+	/* Guards the fields from here to gFreelock (those marked atomic are
+	 * written under it and may be read without it), and stopwait; the
+	 * functions that need it say so with assertLockHeld (proc.c), which
+	 * GLDEBUG=lockrank checks. */
 	mutex lock;
 	/* idle Ms, sleeping on their park note */
 	M *midle;
@@ -845,6 +921,7 @@ typedef struct gl_debugvars {
 	int32_t mutexpolicygo;   /* GLDEBUG=mutexpolicy=go: sync.Mutex as Go's, not adaptive */
 	int32_t mutexstats;      /* sync.Mutex counts every acquisition by path (MutexCounters) */
 	int32_t runnextsleep;    /* µs a thief waits before taking a running P's runnext (Go: 3) */
+	int32_t lockrank;        /* check the lock order (lockrank.c); 2: print the pairs too */
 } gl_debugvars;
 extern gl_debugvars gl_debug;
 void parsedebugvars(void);

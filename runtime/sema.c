@@ -28,7 +28,7 @@ typedef struct semaRoot {
 } semaRoot;
 
 enum { semTabSize = 251 }; /* a prime, not to correlate with user patterns */
-static semaRoot semtable[semTabSize];
+static semaRoot semtable[semTabSize] = {[0 ... semTabSize - 1] = {.lock = MUTEX(lockRankSemaRoot)}};
 
 /* The collector's roots in semtable: the heap words of the sudogs queued
  * on each root (sudogs are outside the heap, chan.c): each address's head
@@ -199,10 +199,10 @@ void semrelease1(uint32_t *addr, bool handoff) {
 typedef struct notifyList {
 	uint32_t wait;   /* atomic: the ticket of the next waiter */
 	uint32_t notify; /* the ticket of the next waiter to notify */
-	mutex lock;
-	uint32_t pad;
+	mutex lock;      /* its rank set each time before it is taken: the memory is sync.Cond's */
 	sudog *head, *tail;
 } notifyList;
+_Static_assert(offsetof(notifyList, head) == 16, "stdlib/sync/cond.gl's notifyList has head at 16");
 
 /* a < b for counters that wrap */
 static inline bool less(uint32_t a, uint32_t b) {
@@ -216,6 +216,7 @@ uint32_t sync_runtime_notifyListAdd(G *g, notifyList *l) {
 
 void sync_runtime_notifyListWait(G *g, notifyList *l, uint32_t t) {
 	(void)g;
+	lockInit(&l->lock, lockRankNotifyList);
 	lock(&l->lock);
 	if (less(t, l->notify)) { /* notified already */
 		unlock(&l->lock);
@@ -238,6 +239,7 @@ void sync_runtime_notifyListNotifyAll(G *g, notifyList *l) {
 	(void)g;
 	if (__atomic_load_n(&l->wait, __ATOMIC_ACQUIRE) == __atomic_load_n(&l->notify, __ATOMIC_ACQUIRE))
 		return;
+	lockInit(&l->lock, lockRankNotifyList);
 	lock(&l->lock);
 	sudog *s = l->head;
 	l->head = NULL;
@@ -256,6 +258,7 @@ void sync_runtime_notifyListNotifyOne(G *g, notifyList *l) {
 	(void)g;
 	if (__atomic_load_n(&l->wait, __ATOMIC_ACQUIRE) == __atomic_load_n(&l->notify, __ATOMIC_ACQUIRE))
 		return;
+	lockInit(&l->lock, lockRankNotifyList);
 	lock(&l->lock);
 	uint32_t t = l->notify;
 	if (t == __atomic_load_n(&l->wait, __ATOMIC_ACQUIRE)) {

@@ -39,7 +39,7 @@ static struct {
 	mutex lock;
 	bool saved[nsig];
 	struct sigaction orig[nsig]; /* the disposition before the first change here */
-} sig;
+} sig = {.lock = MUTEX(lockRankSig)};
 
 static bool bitset(const uint32_t *w, uint32_t s) {
 	return (__atomic_load_n(&w[s / 32], __ATOMIC_ACQUIRE) >> (s % 32)) & 1;

@@ -47,7 +47,7 @@ enum {
  * lock only to refill or drain its cache.  runtime.GC gives back to the OS
  * every chunk whose stacks are all free and every free large stack (Go
  * does the same at each collection: freeStackSpans). */
-static mutex stacklock;
+static mutex stacklock = MUTEX(lockRankStack);
 static void *stackpool[numStackOrders];
 /* chunks are cut from a batch mapped at once (address space only: a page
  * costs memory when a stack first touches it) */

@@ -94,7 +94,7 @@ typedef struct freeblock {
  * pages, carved up to guardnext; [arenanext, arenaend) the uncarved rest
  * of the newest other one.  Both only grow.  The rest of the quarantine
  * and the free lists change under poisonlock. */
-static mutex poisonlock;
+static mutex poisonlock = MUTEX(lockRankPoison);
 static uintptr_t guardlo, guardhi, guardnext;
 static uintptr_t arenanext, arenaend;
 static block pending[poisonBatch];       /* retired, clobbered, not yet poisoned */

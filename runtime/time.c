@@ -291,6 +291,7 @@ void timeSleep(int64_t ns) {
 	timer *t = gp->timer;
 	if (t == NULL) {
 		t = mallocgc(sizeof(timer), &gltype_timer, true);
+		lockInit(&t->mu, lockRankTimer);
 		t->idx = -1;
 		gp->timer = t;
 	}
@@ -392,6 +393,7 @@ static void goFunc(void *arg, uintptr_t seq, int64_t when) {
 void *time_newTimer(G *g, GlChan *c, GlFunc *f, int64_t when, int64_t period) {
 	(void)g;
 	timer *t = mallocgc(sizeof(timer), &gltype_timer, true);
+	lockInit(&t->mu, lockRankTimer);
 	t->idx = -1;
 	t->when = when;
 	t->period = period;

@@ -37,10 +37,11 @@ done
 # The concurrent mark (the default, gcstoptheworld=0; mgc.c): the same, the
 # barrier and allocate-black doing their work while the program runs, and
 # gccheckmark also checking after each concurrent mark that every root the
-# program can see points to a marked object.
+# program can see points to a marked object; and the runtime's lock order
+# checked at every lock (lockrank=1: the collector's locks nest most here).
 for p in 1 2 4 8; do
-	echo "GLMAXPROCS=$p GLDEBUG=gcstoptheworld=0,gcstress=7,clobberfree=1,gccheckmark=1"
-	GLMAXPROCS=$p GLDEBUG=gcstoptheworld=0,gcstress=7,clobberfree=1,gccheckmark=1 "$here/run.py" $progs || status=1
+	echo "GLMAXPROCS=$p GLDEBUG=gcstoptheworld=0,gcstress=7,clobberfree=1,gccheckmark=1,lockrank=1"
+	GLMAXPROCS=$p GLDEBUG=gcstoptheworld=0,gcstress=7,clobberfree=1,gccheckmark=1,lockrank=1 "$here/run.py" $progs || status=1
 done
 echo "GLMAXPROCS=4 GLDEBUG=gcstress=101,clobberfree=1,gccheckmark=1,stackforcemove=1"
 GLMAXPROCS=4 GLDEBUG=gcstress=101,clobberfree=1,gccheckmark=1,stackforcemove=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} \

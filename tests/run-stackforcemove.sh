@@ -7,7 +7,10 @@
 # normally: their limit is 600 s here (60 s otherwise) unless
 # GLTEST_TIMEOUT says.  The few programs that make tens of millions of
 # calls move at one call in N instead (testdata/run/STACKFORCEMOVE).
-GLDEBUG=stackforcemove=1
+# The runtime's lock order is checked at every lock meanwhile (lockrank=1,
+# runtime/lockrank.c): a bad order is a fatal error even when no deadlock
+# happens.
+GLDEBUG=stackforcemove=1,lockrank=1
 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600}
 export GLDEBUG GLTEST_TIMEOUT
 exec "$(dirname "$0")/run.py" "$@"

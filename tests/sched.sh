@@ -4,6 +4,8 @@
 # affinity mask), and once more with 4 Ps and every stack moved at every
 # function entry and at every park (GLDEBUG=stackforcemove=1).  Each
 # program has run.py's time limit: a hang is reported, not waited for.
+# Every run checks the runtime's lock order (GLDEBUG=lockrank=1,
+# runtime/lockrank.c): these programs nest the scheduler's locks most.
 # Under stackforcemove the limit is 600 s, as in run-stackforcemove.sh
 # (sync_stress took 20 s there alone at one time, 115 s on 2026-12-01 at
 # ed6c2cd and after alike; and make -j2 check runs two
@@ -16,9 +18,9 @@ ospipe_many ospipe_timers ospipe_close
 finalizer_order finalizer_pacer finalizer_deadlock finalizer_goroutine mutex_adaptive runtime_stack"
 status=0
 for p in 1 2 4 8; do
-	echo "GLMAXPROCS=$p"
-	GLMAXPROCS=$p "$here/run.py" $progs || status=1
+	echo "GLMAXPROCS=$p GLDEBUG=lockrank=1"
+	GLMAXPROCS=$p GLDEBUG=lockrank=1 "$here/run.py" $progs || status=1
 done
-echo "GLMAXPROCS=4 GLDEBUG=stackforcemove=1"
-GLMAXPROCS=4 GLDEBUG=stackforcemove=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} "$here/run.py" $progs || status=1
+echo "GLMAXPROCS=4 GLDEBUG=stackforcemove=1,lockrank=1"
+GLMAXPROCS=4 GLDEBUG=stackforcemove=1,lockrank=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} "$here/run.py" $progs || status=1
 exit $status
