@@ -1512,7 +1512,7 @@ static void evalargs(Node *n, Type *sig, Vec *args, bool deferred) {
 			const char *s = frametemp(pt);
 			Obj *p = calleeparam(n, np - 1, false);
 			const char *arr = NULL;
-			if (p && !p->escapes && !deferred) {
+			if (p && !p->valueescapes && !deferred) {
 				/* the callee keeps no reference to the slice: its array
 				 * can be in this frame, as Go does */
 				arr = frametemp(arrayof(et, extra));

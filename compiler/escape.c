@@ -15,6 +15,10 @@
  *     values, interface methods, C).
  *   - A parameter escapes when what it holds escapes in its function;
  *     summaries of all functions are computed together, to a fixed point.
+ *     That summary (valueescapes) is its callers' business; whether the
+ *     parameter's own address escapes (escapes) is its function's, as for
+ *     a local: t.m() for a pointer method m, or &t passed where nothing
+ *     keeps it, leaves a value parameter t in the frame.
  *
  * Addresses that stay on the stack are what copystack rewrites (DESIGN.md
  * S4): they live only in data-frame slots and in pointer parameters.
@@ -438,15 +442,15 @@ static void walkcall(Esc *e, Node *n) {
 		if (r) {
 			r->addrtaken = true;
 			add(&e->eschold, r); /* the method may read what r holds */
-			if (!p || p->escapes)
+			if (!p || p->valueescapes)
 				add(&e->escroots, r);
-		} else if (!p || p->escapes) {
+		} else if (!p || p->valueescapes) {
 			/* &p.f for a pointer p: what p holds goes to the method */
 			escapeaddr(e, f->a);
 		}
 	} else if (f->kind == N_SELECTOR && f->op == SEL_METHOD) {
 		Obj *p = calleeparam(n, 0, true);
-		if (!p || p->escapes)
+		if (!p || p->valueescapes)
 			escape(e, f->a);
 	} else if (f->kind == N_SELECTOR && f->op == SEL_IMETHOD) {
 		/* an interface holds a pointer-shaped value in its data word
@@ -461,7 +465,7 @@ static void walkcall(Esc *e, Node *n) {
 			continue;
 		Obj *p = calleeparam(n, i, false);
 		bool variadic = sig && sig->kind == T_FUNC && sig->variadic && i >= sig->fields.n - 1 && !n->op;
-		if (!p || p->escapes || variadic || boxed(a->type, p->type))
+		if (!p || p->valueescapes || variadic || boxed(a->type, p->type))
 			escape(e, a);
 		else {
 			/* what the argument holds flows into the parameter: if the
@@ -784,13 +788,16 @@ static void solve(Esc *e) {
 				add(&e->escroots, r);
 		}
 	}
-	/* a parameter whose value escapes: callers must treat it so */
+	/* a parameter whose value escapes (what it holds, or all of it with
+	 * its address): callers must treat what they pass it so.  Not its
+	 * own escape: a parameter whose address stays in the frame (a
+	 * pointer method called on it) stays there. */
 	FuncInfo *fi = e->fi;
 	Vec params = fi->params;
 	for (int i = -1; i < params.n; i++) {
 		Obj *p = i < 0 ? fi->recv : params.v[i];
-		if (p && has(&e->eschold, p) && !p->escapes) {
-			p->escapes = true;
+		if (p && (has(&e->eschold, p) || has(&e->escroots, p)) && !p->valueescapes) {
+			p->valueescapes = true;
 			changed = true;
 		}
 	}
@@ -888,8 +895,10 @@ void escapeanalysis(void) {
 				Obj *f = p->funcs.v[j];
 				FuncInfo *fi = f->decl ? f->decl->aux : NULL;
 				if (fi)
-					for (int k = 0; k < fi->locals.n; k++)
+					for (int k = 0; k < fi->locals.n; k++) {
 						((Obj *)fi->locals.v[k])->escapes = true;
+						((Obj *)fi->locals.v[k])->valueescapes = true;
+					}
 			}
 		}
 	}

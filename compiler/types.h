@@ -104,7 +104,8 @@ struct Obj {
 	bool captured;      /* referenced by a closure: lives on the heap */
 	bool addrtaken;     /* &x or a pointer method call on x */
 	bool onheap;        /* escape analysis moved it to the heap */
-	bool escapes;       /* escape.c: its address (or, for a parameter, its value) may outlive the frame */
+	bool escapes;       /* escape.c: its address may outlive the frame (then it lives on the heap) */
+	bool valueescapes;  /* escape.c, a parameter: what it holds may outlive the call (its callers' view) */
 	bool reassigned;    /* escape.c: assigned after its declaration (=, op=, ++/--, a := that reuses it, range =) */
 	bool isalloc;       /* escape.c: an allocation site (new(T), &T{...}) */
 	int loopdepth;      /* escape.c: loops around its declaration */
