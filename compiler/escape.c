@@ -326,6 +326,18 @@ static void escapeaddr(Esc *e, Node *x) {
 		add(&e->eschold, holds.v[i]);
 }
 
+/* The elements of slice (or string) n are copied somewhere the analysis
+ * cannot follow (copy's source, append's spread argument): what they hold
+ * escapes, not the array they are in. */
+static void copiedout(Esc *e, Node *n) {
+	Vec roots = {0}, holds = {0};
+	sources(e, n, &roots, &holds);
+	for (int k = 0; k < roots.n; k++)
+		add(&e->eschold, roots.v[k]);
+	for (int k = 0; k < holds.n; k++)
+		add(&e->eschold, holds.v[k]);
+}
+
 /* The value of n goes somewhere the analysis cannot follow. */
 static void escape(Esc *e, Node *n) {
 	Vec roots = {0}, holds = {0};
@@ -407,22 +419,17 @@ static void walkcall(Esc *e, Node *n) {
 			walkexpr(e, a);
 			switch (n->ival) {
 			case B_APPEND:
-				if (i > 0)
+				if (i > 0 && n->op) /* the call has ... */
+					copiedout(e, a); /* append(s, t...): t's elements */
+				else if (i > 0)
 					escape(e, a); /* stored in the slice's array */
 				break;
 			case B_PANIC:
 				escape(e, a);
 				break;
 			case B_COPY:
-				if (i == 1) {
-					/* the elements (what the source holds) are copied out */
-					Vec roots = {0}, holds = {0};
-					sources(e, a, &roots, &holds);
-					for (int k = 0; k < roots.n; k++)
-						add(&e->eschold, roots.v[k]);
-					for (int k = 0; k < holds.n; k++)
-						add(&e->eschold, holds.v[k]);
-				}
+				if (i == 1)
+					copiedout(e, a);
 				break;
 			}
 		}
