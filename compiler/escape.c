@@ -684,8 +684,14 @@ static void walkstmt(Esc *e, Node *n) {
 				v->obj->loopdepth = e->loopdepth;
 		}
 		/* ranging over a local array by value copies it; the key and value
-		 * variables receive elements (which hold what the array holds) */
-		for (int i = 0; i < n->list.n; i++) {
+		 * variables receive elements (which hold what the array holds).
+		 * The elements of a slice, string, map or channel, and of an
+		 * array behind a pointer, are loaded through a pointer, as an
+		 * index expression's: whatever address is stored there has
+		 * escaped already (an address-taken array's contents escape),
+		 * so they bring nothing to follow. */
+		bool byvalue = n->a && n->a->type && under(n->a->type)->kind == T_ARRAY;
+		for (int i = 0; byvalue && i < n->list.n; i++) {
 			Node *v = n->list.v[i];
 			if (v->kind == N_IDENT && islocal(v->obj))
 				flowto(e, n->a, v->obj);
