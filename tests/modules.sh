@@ -91,6 +91,10 @@ gotest test-hello-v hello 0 -v ./...
 gotest test-failing failing 1 ./...
 gotest test-failing-local failing 1
 gotest test-failing-run failing 1 -v -run 'Sub/bad|Positive' .
+# -run's elements are regular expressions (package regexp); a bad one is
+# reported before anything runs, in Go's words
+gotest test-failing-regexp failing 1 -v -run 'Sub[a-z]+/^(b.d|o[k])$|Pos{1}it' .
+gotest test-failing-badrun failing 1 -run 'Pos|Sub/b(' .
 # a benchmark run 100 times: go test's columns (the figures differ)
 cd "$tmp/hello" || exit 1
 timeout 300 "$GLC" test -run XXX -bench . -benchtime 100x ./greet >"$tmp/bench.got" 2>&1 || fail "glc test -bench: exit $?"
