@@ -316,14 +316,21 @@ static void sources(Esc *e, Node *n, Vec *roots, Vec *holds) {
 	}
 }
 
+/* roots and holds found for an expression go somewhere the analysis
+ * cannot follow: the roots to rootset (escroots: their addresses escape;
+ * eschold: what they hold does), the holders' values escape. */
+static void lose(Esc *e, Vec *roots, Vec *holds, Vec *rootset) {
+	for (int i = 0; i < roots->n; i++)
+		add(rootset, roots->v[i]);
+	for (int i = 0; i < holds->n; i++)
+		add(&e->eschold, holds->v[i]);
+}
+
 /* The address of x goes somewhere the analysis cannot follow. */
 static void escapeaddr(Esc *e, Node *x) {
 	Vec roots = {0}, holds = {0};
 	addrsources(e, x, &roots, &holds);
-	for (int i = 0; i < roots.n; i++)
-		add(&e->escroots, roots.v[i]);
-	for (int i = 0; i < holds.n; i++)
-		add(&e->eschold, holds.v[i]);
+	lose(e, &roots, &holds, &e->escroots);
 }
 
 /* The elements of slice (or string) n are copied somewhere the analysis
@@ -332,20 +339,14 @@ static void escapeaddr(Esc *e, Node *x) {
 static void copiedout(Esc *e, Node *n) {
 	Vec roots = {0}, holds = {0};
 	sources(e, n, &roots, &holds);
-	for (int k = 0; k < roots.n; k++)
-		add(&e->eschold, roots.v[k]);
-	for (int k = 0; k < holds.n; k++)
-		add(&e->eschold, holds.v[k]);
+	lose(e, &roots, &holds, &e->eschold);
 }
 
 /* The value of n goes somewhere the analysis cannot follow. */
 static void escape(Esc *e, Node *n) {
 	Vec roots = {0}, holds = {0};
 	sources(e, n, &roots, &holds);
-	for (int i = 0; i < roots.n; i++)
-		add(&e->escroots, roots.v[i]);
-	for (int i = 0; i < holds.n; i++)
-		add(&e->eschold, holds.v[i]);
+	lose(e, &roots, &holds, &e->escroots);
 }
 
 /* The value of n is stored in the local holder dst. */

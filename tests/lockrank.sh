@@ -20,26 +20,25 @@ runcase() {
 	rc=$?
 }
 
-# 1. unchecked
-for c in 0 1 2 3 4 5; do
-	runcase "GLDEBUG=" $c
+# returns ENV CASE WHAT: the case runs to its end, exit 0
+returns() {
+	runcase "$1" "$2"
 	if [ $rc -eq 0 ] && grep -q '^done$' "$tmp/out"; then
-		echo "ok   case $c without lockrank: returns"
+		echo "ok   case $2 $3: returns"
 	else
-		fail "case $c without lockrank: exit $rc"
+		fail "case $2 $3: exit $rc, want 0"
 		sed 's/^/    /' "$tmp/out" | head -10
 	fi
+}
+
+# 1. unchecked
+for c in 0 1 2 3 4 5; do
+	returns "GLDEBUG=" $c "without lockrank"
 done
 
 # 2. checked
 for c in 1 3; do
-	runcase GLDEBUG=lockrank=1 $c
-	if [ $rc -eq 0 ] && grep -q '^done$' "$tmp/out"; then
-		echo "ok   case $c with lockrank=1: in order, returns"
-	else
-		fail "case $c with lockrank=1: exit $rc, want 0"
-		sed 's/^/    /' "$tmp/out" | head -10
-	fi
+	returns GLDEBUG=lockrank=1 $c "with lockrank=1 (in order)"
 done
 # case, message, the line naming the lock being taken (or asked for)
 while IFS='|' read -r c msg taking; do
