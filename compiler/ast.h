@@ -73,7 +73,7 @@ enum NodeKind {
 	N_FUNCDECL,    /* name, a: receiver (N_FIELD) or NULL, b: N_FUNCTYPE, c: body or NULL; op: directives;
 			* lit: //gl:extern's words */
 	N_VALUESPEC,   /* list: names (N_IDENT), a: type, list2: values; ival: iota */
-	N_TYPESPEC,    /* name, a: type; op = 1 for an alias */
+	N_TYPESPEC,    /* name, a: type; op = 1 for an alias; lit: //gl:ctype's C type ("" if bare) */
 	N_NKINDS
 };
 
@@ -83,7 +83,14 @@ enum NodeKind {
  * tracebacks leave it out, as for glc's own wrappers */
 /* DIR_EXTERN: //gl:extern [library] symbol above a body-less function:
  * a C function called through libffi (compiler/ffi.c, runtime/ffi.c) */
-enum { DIR_NOINLINE = 1, DIR_NOSPLIT = 2, DIR_WRAPPER = 4, DIR_EXTERN = 8 };
+/* DIR_CTYPE: //gl:ctype C-type above a type declaration of the standard
+ * library: the runtime's C names this type so (GlType for reflect's rtype);
+ * glc contract (compiler/emit.c, writecontract) writes that name into the
+ * runtime's prototypes and checks the two layouts field by field.  A bare
+ * //gl:ctype: the runtime uses the type by glc's name (time.Time, which
+ * timers send), so its layout goes into the contract even if no
+ * body-less function takes it. */
+enum { DIR_NOINLINE = 1, DIR_NOSPLIT = 2, DIR_WRAPPER = 4, DIR_EXTERN = 8, DIR_CTYPE = 16 };
 
 struct Node {
 	int kind;

@@ -14,6 +14,7 @@ void emitprepare(void);
 void emitunit(Package *p);
 int splitunit(int maxparts, int64_t minsize);
 void writepart(Package *p, int part, FILE *out);
+void writecontract(FILE *out, const char *stdroot); /* glc contract */
 /* glc -d=checkstores: the C is written with every pointer const-qualified
  * (ctype), so the C compiler rejects any store into memory reached through
  * a pointer that does not go through store() (emitstmt.c) */

@@ -163,6 +163,16 @@ static void directive(Lexer *lx, const unsigned char *s, const unsigned char *e)
 	else if (n >= 6 && memcmp(s, "extern", 6) == 0 && (n == 6 || s[6] == ' ' || s[6] == '\t'))
 		/* //gl:extern [library] symbol: a C function (compiler/ffi.c) */
 		adddirective(lx, DIR_EXTERN, internn((const char *)s + 6, n - 6));
+	else if (n == 5 && memcmp(s, "ctype", 5) == 0)
+		/* //gl:ctype: the runtime uses the type by glc's name (compiler/emit.c, writecontract) */
+		adddirective(lx, DIR_CTYPE, "");
+	else if (n > 6 && memcmp(s, "ctype", 5) == 0 && (s[5] == ' ' || s[5] == '\t')) {
+		/* //gl:ctype C-type: the runtime's name of a type (compiler/emit.c, writecontract) */
+		size_t k = 6;
+		while (k < n && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		adddirective(lx, DIR_CTYPE, internn((const char *)s + k, n - k));
+	}
 }
 
 static int hexval(int c) {

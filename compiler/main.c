@@ -440,8 +440,9 @@ static const char usagetext[] =
 	"       glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-count n] [-short] [-timeout d] [packages]\n"
 	"       glc trace [-o output.html] trace.json\n"
 	"       glc env [NAME...]\n"
+	"       glc contract [-stdlib dir] [-o header.h]\n"
 	"       glc version\n"
-	"       glc help [build | run | list | test | modules | env | environment | gldebug | trace]\n";
+	"       glc help [build | run | list | test | modules | env | environment | gldebug | trace | contract]\n";
 
 static int usage(void) {
 	fputs(usagetext, stderr);
@@ -537,6 +538,16 @@ static const struct {
 	 "  mutexstats=1                   sync.MutexCounters counts every acquisition by path\n"
 	 "  runnextsleep=us                a thief's pause before taking a running P's runnext (3)\n"
 	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1, adaptivestackstart=1\n"},
+	{"contract",
+	 "glc contract [-stdlib dir] [-o header.h]\n\n"
+	 "Writes the C header of the contract between the standard library and the runtime: the\n"
+	 "prototype of every function the library declares without a body (the runtime defines it\n"
+	 "in C), the layouts of the structs those functions take, and, for each gl type that mirrors\n"
+	 "one of the runtime's structs (//gl:ctype Name above its declaration), checks that the two\n"
+	 "layouts agree field by field.  make runs it before compiling the runtime, whose rt.h\n"
+	 "includes the header, so a runtime function or struct that disagrees with the library is a\n"
+	 "C compile error.  -stdlib names the library's directory (default: this glc's); the header\n"
+	 "goes to standard output, or to -o's file.  Exit 1 if the library does not compile.\n"},
 	{"trace",
 	 "glc trace [-o output.html] trace.json\n\n"
 	 "A program run with GLDEBUG=trace=FILE writes an execution trace of its goroutines, Ps,\n"
@@ -556,7 +567,7 @@ static const struct {
 static int help(int argc, char **argv) {
 	if (argc < 1) {
 		fputs(usagetext, stdout);
-		fputs("\nglc help TOPIC says more; topics: build run list test modules env environment gldebug trace\n", stdout);
+		fputs("\nglc help TOPIC says more; topics: build run list test modules env environment gldebug trace contract\n", stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof helptexts / sizeof helptexts[0]; i++)
@@ -564,7 +575,7 @@ static int help(int argc, char **argv) {
 			fputs(helptexts[i].text, stdout);
 			return 0;
 		}
-	fprintf(stderr, "glc help %s: unknown help topic; topics: build run list test modules env environment gldebug trace\n", argv[0]);
+	fprintf(stderr, "glc help %s: unknown help topic; topics: build run list test modules env environment gldebug trace contract\n", argv[0]);
 	return 2;
 }
 
@@ -1543,6 +1554,102 @@ static int testcmd(int argc, char **argv) {
 	return failed;
 }
 
+/* The import paths of the packages under dir/rel (directories holding .gl
+ * files other than tests; testdata and hidden directories are not
+ * packages), sorted. */
+static void stdpackages(const char *dir, const char *rel, Vec *out) {
+	DIR *d = opendir(*rel ? xprintf("%s/%s", dir, rel) : dir);
+	if (!d)
+		return;
+	Vec names = {0};
+	bool pkg = false;
+	for (struct dirent *e; (e = readdir(d));) {
+		const char *n = e->d_name;
+		size_t len = strlen(n);
+		if (len > 3 && !strcmp(n + len - 3, ".gl") && !(len > 8 && !strcmp(n + len - 8, "_test.gl")))
+			pkg = true;
+		else if (n[0] != '.' && n[0] != '_' && strcmp(n, "testdata") &&
+			 isdir(xprintf("%s/%s%s%s", dir, rel, *rel ? "/" : "", n)))
+			vpush(&names, (void *)xprintf("%s%s%s", rel, *rel ? "/" : "", n));
+	}
+	closedir(d);
+	if (pkg && *rel)
+		vpush(out, (void *)intern(rel));
+	for (int i = 0; i < names.n; i++)
+		stdpackages(dir, names.v[i], out);
+}
+
+/* Whether files a and b hold the same bytes. */
+static bool samefile(const char *a, const char *b) {
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	while (same) {
+		int ca = getc(fa), cb = getc(fb);
+		same = ca == cb;
+		if (ca == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+static int strpcmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* glc contract: the runtime's header of the functions the standard library
+ * declares without a body (compiler/emit.c, writecontract). */
+static int contractcmd(int argc, char **argv) {
+	const char *out = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "-stdlib") && i + 1 < argc)
+			snprintf(rootstd, sizeof rootstd, "%s", argv[++i]);
+		else {
+			fprintf(stderr, "glc: contract: unknown argument %s\n", argv[i]);
+			return 2;
+		}
+	}
+	unicodetables = xprintf("%s/unicode/tables.gl", rootstd);
+	inittypes();
+	Vec paths = {0};
+	stdpackages(rootstd, "", &paths);
+	if (!paths.n) {
+		fprintf(stderr, "glc: contract: no packages in %s\n", rootstd);
+		return 1;
+	}
+	qsort(paths.v, (size_t)paths.n, sizeof paths.v[0], strpcmp);
+	for (int i = 0; i < paths.n; i++)
+		importpackage(paths.v[i], (Pos){0});
+	flusherrors();
+	const char *tmp = out ? xprintf("%s.tmp", out) : NULL;
+	FILE *o = tmp ? fopen(tmp, "w") : stdout;
+	if (!o) {
+		fprintf(stderr, "glc: contract: cannot write %s: %s\n", tmp, strerror(errno));
+		return 1;
+	}
+	writecontract(o, rootstd);
+	if (!tmp)
+		return 0;
+	if (fclose(o)) {
+		fprintf(stderr, "glc: contract: cannot write %s: %s\n", tmp, strerror(errno));
+		return 1;
+	}
+	/* an unchanged header keeps its time, so make does not compile the
+	 * runtime again because glc was rebuilt */
+	if (samefile(tmp, out)) {
+		unlink(tmp);
+		return 0;
+	}
+	if (rename(tmp, out)) {
+		fprintf(stderr, "glc: contract: cannot write %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	if (argc < 2)
 		return usage();
@@ -1563,6 +1670,8 @@ int main(int argc, char **argv) {
 		return testcmd(argc - 2, argv + 2);
 	if (!strcmp(cmd, "trace"))
 		return tracecmd(argc - 2, argv + 2);
+	if (!strcmp(cmd, "contract"))
+		return contractcmd(argc - 2, argv + 2);
 	Opts o = {0};
 	if (!strcmp(cmd, "build")) {
 		if (envflags(&o, false) || parseopts(argc - 2, argv + 2, &o, false))

@@ -147,6 +147,22 @@ static Node *valuespec(ParseState *ps, Vec *names, Node *type, Vec *values) {
 	return n;
 }
 
+/* The //gl: directives on the lines just above line (up to 8, without a
+ * gap): their DIR_* bits, and the argument of the nearest that has one. */
+static int directivesabove(ParseState *ps, int line, const char **arg) {
+	int bits = 0;
+	for (int l = line - 1; l > 0 && l >= line - 8; l--) {
+		int d = lex_directives(ps->lx, l);
+		if (!d)
+			break;
+		bits |= d;
+		const char *a = lex_directivearg(ps->lx, l);
+		if (a && !*arg)
+			*arg = a;
+	}
+	return bits;
+}
+
 static Node *funcdecl(ParseState *ps, Token f, Token name, Node *recv, Node *sig, Node *body) {
 	Node *n = nd(N_FUNCDECL, name.pos);
 	n->name = name.s;
@@ -154,15 +170,18 @@ static Node *funcdecl(ParseState *ps, Token f, Token name, Node *recv, Node *sig
 	n->b = sig;
 	n->c = body;
 	/* //gl: directives on the lines just above the func keyword */
-	for (int l = f.pos.line - 1; l > 0 && l >= f.pos.line - 8; l--) {
-		int d = lex_directives(ps->lx, l);
-		if (!d)
-			break;
-		n->op |= d;
-		const char *arg = lex_directivearg(ps->lx, l);
-		if (arg && !n->lit)
-			n->lit = arg;
-	}
+	n->op = directivesabove(ps, f.pos.line, &n->lit);
+	return n;
+}
+
+static Node *typespec(ParseState *ps, Token name, Node *type, bool alias) {
+	Node *n = nd(N_TYPESPEC, name.pos);
+	n->name = name.s;
+	n->a = type;
+	n->op = alias;
+	const char *arg = NULL;
+	if (directivesabove(ps, name.pos.line, &arg) & DIR_CTYPE)
+		n->lit = arg;
 	return n;
 }
 }
@@ -282,8 +301,8 @@ typespecs(A) ::= typespeclist(L). { A = L; }
 typespecs(A) ::= typespeclist(L) SEMI. { A = L; }
 typespeclist(A) ::= typespec(S). { A = vone(S); }
 typespeclist(A) ::= typespeclist(L) SEMI typespec(S). { A = L; vpush(A, S); }
-typespec(A) ::= IDENT(N) typ(T). { A = nd(N_TYPESPEC, N.pos); A->name = N.s; A->a = T; }
-typespec(A) ::= IDENT(N) ASSIGN typ(T). { A = nd(N_TYPESPEC, N.pos); A->name = N.s; A->a = T; A->op = 1; }
+typespec(A) ::= IDENT(N) typ(T). { A = typespec(ps, N, T, false); }
+typespec(A) ::= IDENT(N) ASSIGN typ(T). { A = typespec(ps, N, T, true); }
 
 %type identlist {Vec *}
 identlist(A) ::= IDENT(N). { A = vone(ident(N)); }

@@ -114,14 +114,8 @@ int64_t tracebackpcs(G *gp, uintptr_t bp, uintptr_t *pcs, int64_t max) {
 	return a.n;
 }
 
-/* stdlib/runtime's funcInfo, field for field. */
-typedef struct funcInfo {
-	GlString name;
-	GlString file;
-	int64_t line;
-	uintptr_t entry;
-	bool inlined;
-} funcInfo;
+/* stdlib/runtime's funcInfo (glc contract's layout) */
+typedef struct runtime_funcInfo funcInfo;
 
 typedef struct funcinfoarg {
 	uintptr_t x;
@@ -196,8 +190,9 @@ static void funcpc_m(void *arg) {
 /* reflect.funcPC(f unsafe.Pointer) uintptr: Value.Pointer of a func, its
  * code, as in Go; for a top-level function's func value (a wrapper glc
  * made) the function's own code, which runtime.FuncForPC names. */
-uintptr_t reflect_funcPC(G *g, const GlFunc *f) {
+uintptr_t reflect_funcPC(G *g, void *fv) {
 	(void)g;
+	const GlFunc *f = fv;
 	if (f == NULL)
 		return 0;
 	uintptr_t pc = (uintptr_t)f->fn;

@@ -187,7 +187,7 @@ struct GlType {
 	uint8_t kind;           /* enum GlKind */
 	uint8_t align;
 	uint8_t tflag;
-	uint8_t pad_;
+	uint8_t pad;
 	const uint8_t *gcdata;  /* 1 bit per word of ptrdata: word holds a pointer */
 	GlString str;           /* "main.T", "[]int", "map[string]int" */
 	/* equality and hashing of values of this type, NULL if not comparable */
@@ -780,7 +780,7 @@ typedef struct GlMapIter {
 	void *bptr;
 	uintptr_t startBucket, bucket, i, B, wrapped, offset, checkBucket;
 	uintptr_t inheap; /* not in a goroutine stack (reflect's MapIter): stores need the barrier */
-	uintptr_t pad_;
+	uintptr_t pad;
 } GlMapIter;
 extern const GlType gl_mapitertype; /* its layout, for stack maps */
 void mapiterinit(G *g, const GlType *maptype, GlMap *m, GlMapIter *it);

@@ -78,14 +78,10 @@ float math_Float32frombits(G *g, uint32_t b) {
 
 /* bits.Mul64(x, y uint64) (hi, lo uint64): the tuple comes back in
  * rax:rdx, as a struct of two words. */
-typedef struct {
-	uint64_t hi, lo;
-} mul64result;
-
-mul64result math_bits_Mul64(G *g, uint64_t x, uint64_t y) {
+struct gltuple_uint64_uint64 math_bits_Mul64(G *g, uint64_t x, uint64_t y) {
 	(void)g;
 	unsigned __int128 p = (unsigned __int128)x * y;
-	return (mul64result){(uint64_t)(p >> 64), (uint64_t)p};
+	return (struct gltuple_uint64_uint64){.r0 = (uint64_t)(p >> 64), .r1 = (uint64_t)p};
 }
 
 /* RoundToEven: rint in the default rounding mode (ROUNDSD where glibc can) */
@@ -285,35 +281,27 @@ double math_libmYn(G *g, int64_t n, double x) {
 
 /* Two results come back as glc returns a tuple of at most 16 bytes: a
  * struct in registers (xmm0:xmm1 for two doubles, xmm0 and rax for a
- * double and an int), the layout of glc's tuple type. */
-typedef struct {
-	double sin, cos;
-} sincosresult;
+ * double and an int), glc's tuple type (runtime/contract.h). */
 
 /* libm's sincos under another name: gcc expands the builtin sincos into a
  * call with no source line, and tests/stackusage.py needs the line to see
  * that the call comes after the stack check. */
 extern void libm_sincos(double x, double *sin, double *cos) __asm__("sincos");
 
-sincosresult math_libmSincos(G *g, double x) {
+struct gltuple_float64_float64 math_libmSincos(G *g, double x) {
 	RT_STACKCHECK(g, LIBM_STACK, );
-	sincosresult r;
-	libm_sincos(x, &r.sin, &r.cos);
+	struct gltuple_float64_float64 r; /* sin, cos */
+	libm_sincos(x, &r.r0, &r.r1);
 	return r;
 }
 
 /* lgamma_r: the logarithm of |Gamma(x)| and the sign of Gamma(x) (the
  * reentrant variant: lgamma would write the global signgam). */
-typedef struct {
-	double lg;
-	int64_t sign;
-} lgammaresult;
-
-lgammaresult math_libmLgamma(G *g, double x) {
+struct gltuple_float64_int math_libmLgamma(G *g, double x) {
 	RT_STACKCHECK(g, LIBM_STACK, );
 	int sign;
 	double lg = lgamma_r(x, &sign);
-	return (lgammaresult){lg, sign};
+	return (struct gltuple_float64_int){.r0 = lg, .r1 = sign};
 }
 
 /* FMA: x*y + z rounded once (libm's fma: VFMADD where the processor has

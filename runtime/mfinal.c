@@ -35,7 +35,7 @@
 
 /* A finalizer due (Go's finalizer): fn(arg), arg converted to fint.
  * stdlib/runtime/mfinal.gl's finalizer struct starts with these fields,
- * in this order. */
+ * in this order, and then has the call's frame. */
 typedef struct finalizer {
 	GlFunc *fn;
 	void *arg;          /* the object (or the inner address of a tiny one) */
@@ -43,6 +43,11 @@ typedef struct finalizer {
 	const GlType *fint; /* fn's parameter type */
 	const GlType *ot;   /* arg's pointer type */
 } finalizer;
+GL_SAMEFIELD(finalizer, struct runtime_finalizer, fn);
+GL_SAMEFIELD(finalizer, struct runtime_finalizer, arg);
+GL_SAMEFIELD(finalizer, struct runtime_finalizer, ft);
+GL_SAMEFIELD(finalizer, struct runtime_finalizer, fint);
+GL_SAMEFIELD(finalizer, struct runtime_finalizer, ot);
 /* Its type, for the copy into fing's variable (a heap box: its address
  * is passed to takefinalizer) */
 GL_RTTYPE(gltype_finalizer, finalizer, "runtime.finalizer",
@@ -165,9 +170,9 @@ bool wakefing(void) {
 /* runtime.takefinalizer(f *finalizer) bool: the next finalizer due into
  * *f (fing's variable), or false if none is.  From here until the next
  * call fing counts as running user code. */
-bool runtime_takefinalizer(G *g, finalizer *f) {
+bool runtime_takefinalizer(G *g, struct runtime_finalizer *f) {
 	(void)g;
-	takearg a = {f, false};
+	takearg a = {(finalizer *)f, false};
 	systemstack(takefinalizer_m, &a);
 	return a.got;
 }
@@ -228,20 +233,16 @@ static void finargvalue(const finalizer *f, void **v) {
 	}
 }
 
-/* The frame field that follows the C part in mfinal.gl's struct. */
-static inline void ***finframe(finalizer *f) {
-	return (void ***)(f + 1);
-}
-
 /* runtime.prepfinalizer(f *finalizer): make f's call frame on the heap
  * (f.frame).  f is fing's variable, a heap box (its address is given
  * to C), so it cannot move meanwhile. */
-void runtime_prepfinalizer(G *g, finalizer *f) {
+void runtime_prepfinalizer(G *g, struct runtime_finalizer *gf) {
 	(void)g;
+	finalizer *f = (finalizer *)gf;
 	const GlType *ft = f->ft;
 	void **w = mallocgc(callwords(ft) * sizeof(void *), &gltype_ptrword, true);
 	/* f and w are in the heap: the stores have the barrier */
-	writebarrierptr(finframe(f), w);
+	writebarrierptr(&gf->frame, w);
 	uint64_t at = 1 + (uint64_t)ft->nout;
 	writebarrierptr(&w[0], &w[at]);
 	finargvalue(f, &w[at]);
@@ -256,9 +257,10 @@ void runtime_prepfinalizer(G *g, finalizer *f) {
  * prepfinalizer made.  As reflect_call: the call code's frame holds the
  * callee's stack arguments, so it runs with GL_REFLECTCALL_STACK bytes
  * free.  fing's frame keeps fn and the frame alive during the call. */
-void runtime_callfinalizer(G *g, finalizer *f) {
-	RT_STACKCHECK(g, GL_REFLECTCALL_STACK, GL_FIXPARAM(g, f));
-	void **w = *finframe(f);
+void runtime_callfinalizer(G *g, struct runtime_finalizer *gf) {
+	RT_STACKCHECK(g, GL_REFLECTCALL_STACK, GL_FIXPARAM(g, gf));
+	finalizer *f = (finalizer *)gf;
+	void **w = gf->frame;
 	const GlType *ft = f->ft;
 	void *scratch = ft->nout > 1 ? w + callwords(ft) - tuplewords(ft) : NULL;
 	((void (*)(G *, GlFunc *, void *const *, void *const *, void *))ft->call)(g, f->fn, w, w + 1, scratch);

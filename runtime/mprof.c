@@ -233,11 +233,10 @@ void mProf_PostSweep(void) {
 
 /* ---- runtime.MemProfile ---- */
 
-/* stdlib/runtime's MemProfileRecord, field for field. */
-typedef struct MemProfileRecord {
-	int64_t AllocBytes, FreeBytes, AllocObjects, FreeObjects;
-	uintptr_t Stack0[maxStack];
-} MemProfileRecord;
+/* stdlib/runtime's MemProfileRecord (glc contract's layout: Stack0 is a
+ * struct whose elements are .a[i]) */
+typedef struct runtime_MemProfileRecord MemProfileRecord;
+_Static_assert(sizeof(((MemProfileRecord *)0)->Stack0.a) == maxStack * sizeof(uintptr_t), "Stack0 holds maxStack PCs");
 
 typedef struct memprofarg {
 	MemProfileRecord *p;
@@ -281,8 +280,8 @@ static void memprofile_m(void *arg) {
 			r->FreeBytes = b->active.free_bytes;
 			r->AllocObjects = b->active.allocs;
 			r->FreeObjects = b->active.frees;
-			memset(r->Stack0, 0, sizeof r->Stack0);
-			memcpy(r->Stack0, b->stk, b->nstk * sizeof b->stk[0]);
+			memset(r->Stack0.a, 0, sizeof r->Stack0.a);
+			memcpy(r->Stack0.a, b->stk, b->nstk * sizeof b->stk[0]);
 			r++;
 		}
 	}

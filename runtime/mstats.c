@@ -6,27 +6,14 @@
  */
 #include "rt.h"
 
+/* stdlib/runtime's MemStats (glc contract's layout: its arrays are
+ * structs whose elements are .a[i]). */
+typedef struct runtime_MemStats MemStats;
+
 /* MemStats.BySize's length, Go's: the size classes up to 32 KiB less
  * the last seven (Go fixed the array before it had 68 classes). */
-enum { bySizeLen = 61 };
-
-/* stdlib/runtime's MemStats, field for field (Go's order, then gl's). */
-typedef struct MemStats {
-	uint64_t Alloc, TotalAlloc, Sys, Lookups, Mallocs, Frees;
-	uint64_t HeapAlloc, HeapSys, HeapIdle, HeapInuse, HeapReleased, HeapObjects;
-	uint64_t StackInuse, StackSys;
-	uint64_t MSpanInuse, MSpanSys, MCacheInuse, MCacheSys, BuckHashSys, GCSys, OtherSys;
-	uint64_t NextGC, LastGC, PauseTotalNs;
-	uint64_t PauseNs[256], PauseEnd[256];
-	uint32_t NumGC, NumForcedGC;
-	double GCCPUFraction;
-	bool EnableGC, DebugGC;
-	struct {
-		uint32_t Size;
-		uint64_t Mallocs, Frees;
-	} BySize[bySizeLen];
-	uint64_t StackCopies, StackBytesCopied, StackCopyNs;
-} MemStats;
+enum { bySizeLen = sizeof(((MemStats *)0)->BySize.a) / sizeof(((MemStats *)0)->BySize.a[0]) };
+_Static_assert(bySizeLen == 61, "MemStats.BySize has Go's length");
 
 /* The page heap's three sizes, read together under its lock so that
  * Go's invariants hold in every snapshot: HeapSys = HeapInuse + HeapIdle,
@@ -50,9 +37,9 @@ static void readBySize(MemStats *m) {
 	uint64_t n[numSizeClasses];
 	readclassallocs(n);
 	for (int i = 0; i < bySizeLen; i++) {
-		m->BySize[i].Size = (uint32_t)class_to_size[i];
-		m->BySize[i].Mallocs = n[i];
-		m->BySize[i].Frees = i == 0 ? 0 : memstats.nfree[i];
+		m->BySize.a[i].Size = (uint32_t)class_to_size[i];
+		m->BySize.a[i].Mallocs = n[i];
+		m->BySize.a[i].Frees = i == 0 ? 0 : memstats.nfree[i];
 	}
 }
 
@@ -81,8 +68,8 @@ static void readMemStats_m(void *arg) {
 	m->NextGC = gcstats.nextGC;
 	m->LastGC = gcstats.lastGC;
 	m->PauseTotalNs = gcstats.pauseTotalNs;
-	memcpy(m->PauseNs, gcstats.pauseNs, sizeof m->PauseNs);
-	memcpy(m->PauseEnd, gcstats.pauseEnd, sizeof m->PauseEnd);
+	memcpy(m->PauseNs.a, gcstats.pauseNs, sizeof m->PauseNs.a);
+	memcpy(m->PauseEnd.a, gcstats.pauseEnd, sizeof m->PauseEnd.a);
 	m->NumGC = gcstats.numgc;
 	m->NumForcedGC = gcstats.numforcedgc;
 	m->GCCPUFraction = gcstats.cpuFraction;
@@ -110,9 +97,9 @@ static void readMemStats_m(void *arg) {
 	m->HeapObjects = m->Mallocs; /* Boehm counts no frees: Frees stays 0 */
 	m->Alloc = m->HeapAlloc;
 	m->HeapInuse = m->HeapSys - m->HeapIdle;
-	memset(m->BySize, 0, sizeof m->BySize); /* Boehm's size classes are its own */
+	memset(&m->BySize, 0, sizeof m->BySize); /* Boehm's size classes are its own */
 	for (int i = 0; i < bySizeLen; i++)
-		m->BySize[i].Size = (uint32_t)class_to_size[i];
+		m->BySize.a[i].Size = (uint32_t)class_to_size[i];
 #endif
 	m->Sys = m->HeapSys + m->StackSys + m->MSpanSys + m->MCacheSys + m->BuckHashSys + m->GCSys + m->OtherSys;
 	m->StackCopies = __atomic_load_n(&memstats.stack_copies, __ATOMIC_RELAXED);

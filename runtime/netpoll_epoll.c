@@ -283,10 +283,8 @@ static void pollcachefree(pollDesc *pd) {
  * Called from generated code on the goroutine stack: small, lock-free or
  * with the runtime's own short locks, and pollWait parks by gopark. */
 
-typedef struct pollopenresult {
-	uintptr_t pd;
-	int64_t errno_;
-} pollopenresult;
+/* pollOpen's (pd uintptr, errno int): glc's tuple (runtime/contract.h) */
+typedef struct gltuple_uintptr_int pollopenresult;
 
 /* Register fd (non-blocking) with the poller: its pollDesc, or an errno. */
 pollopenresult internal_poll_runtime_pollOpen(G *g, uintptr_t fd) {

@@ -538,12 +538,8 @@ static bool syncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 
 /* ---- package runtime ---- */
 
-/* stdlib/runtime's PreemptStats, field for field. */
-typedef struct PreemptStats {
-	uint64_t Requests, SignalsSent, SignalsAcked, SignalsRefused;
-	uint64_t AsyncPreempts, SyncPreempts, Suspends, SuspendNs, SuspendMaxNs;
-	uint64_t SignalAckNs, SignalAckMaxNs;
-} PreemptStats;
+/* stdlib/runtime's PreemptStats (glc contract's layout) */
+typedef struct runtime_PreemptStats PreemptStats;
 
 void runtime_readPreemptStats(G *g, PreemptStats *s) {
 	(void)g;
@@ -657,13 +653,9 @@ static void testscan_m(void *arg) {
  * something on it points into, and with poison overwrite the others, as a
  * collector that freed them would; then let it run again.  Returns found,
  * and how it was stopped (16 bytes: in registers, DESIGN.md S5). */
-typedef struct scanresult {
-	int64_t found, how;
-} scanresult;
-
-scanresult runtime_scanStackForTest(G *g, int64_t goid, const GlSlice *objs, uintptr_t size, bool poison) {
+struct gltuple_int_int runtime_scanStackForTest(G *g, int64_t goid, const GlSlice *objs, uintptr_t size, bool poison) {
 	(void)g;
 	scanargs a = {goid, objs->ptr, objs->len, size, poison, 0, 0};
 	systemstack(testscan_m, &a);
-	return (scanresult){a.found, a.how};
+	return (struct gltuple_int_int){.r0 = a.found, .r1 = a.how};
 }

@@ -1,9 +1,10 @@
 /*
  * reflect.c — the few functions package reflect (stdlib/reflect) declares
  * without a body.  Package reflect reads type descriptors (GlType) and
- * values itself, through unsafe pointers and a gl mirror of the C structs;
- * what needs the runtime is here: the layout check of that mirror,
- * allocation, typed copies, map iteration and lookup, equality, itabs.
+ * values itself, through unsafe pointers and a gl mirror of the C structs
+ * (//gl:ctype: glc contract checks the two layouts when the runtime is
+ * compiled); what needs the runtime is here: allocation, typed copies, map
+ * iteration and lookup, equality, itabs.
  *
  * Called from generated code with its calling convention (G *g first), on
  * the goroutine stack: each is a small leaf, or calls only runtime entries
@@ -11,24 +12,6 @@
  * mapiterinit, mapaccess2, getitab, the equal functions) (DESIGN.md S7).
  */
 #include "rt.h"
-
-/* Channels arrive with the scheduler issue; until chan.c defines these,
- * reflect's Len and Cap of a channel see 0. */
-#pragma weak chanlen
-#pragma weak chancap
-
-/* The gl mirror of GlType, GlStructField, GlMethod, GlIMethod and
- * GlMapIter (stdlib/reflect/type.gl, value.gl) must match the C layout. */
-void reflect_checkLayout(G *g, uintptr_t rtypeSize, uintptr_t strOff, uintptr_t elemOff, uintptr_t nfieldsOff,
-			 uintptr_t ptrtothisOff, uintptr_t fieldSize, uintptr_t methodSize, uintptr_t imethodSize,
-			 uintptr_t hiterSize) {
-	(void)g;
-	if (rtypeSize != sizeof(GlType) || strOff != offsetof(GlType, str) || elemOff != offsetof(GlType, elem) ||
-	    nfieldsOff != offsetof(GlType, nfields) || ptrtothisOff != offsetof(GlType, ptrtothis) ||
-	    fieldSize != sizeof(GlStructField) || methodSize != sizeof(GlMethod) || imethodSize != sizeof(GlIMethod) ||
-	    hiterSize != sizeof(GlMapIter))
-		gl_throw("reflect: the layout of runtime/gl.h's type descriptors changed; update stdlib/reflect");
-}
 
 /* A new zeroed object of type t. */
 void *reflect_unsafe_New(G *g, const GlType *t) {
@@ -42,7 +25,7 @@ void *reflect_unsafe_NewArray(G *g, const GlType *t, int64_t n) {
 
 /* Copies and clears of values of type t: the runtime's typed memory
  * (mbarrier.c), where the collector's write barrier will be. */
-void reflect_typedmemmove(G *g, const GlType *t, void *dst, const void *src) {
+void reflect_typedmemmove(G *g, const GlType *t, void *dst, void *src) {
 	(void)g;
 	typedmemmove(t, dst, src);
 }
@@ -54,7 +37,7 @@ void reflect_typedmemclr(G *g, const GlType *t, void *p) {
 
 /* a == b for values of the comparable type t; may panic (an interface
  * holding an uncomparable value), as == does. */
-bool reflect_valueEqual(G *g, const GlType *t, const void *a, const void *b) {
+bool reflect_valueEqual(G *g, const GlType *t, void *a, void *b) {
 	(void)g;
 	if (t->equal == NULL)
 		return memcmp(a, b, t->size) == 0;
@@ -62,7 +45,7 @@ bool reflect_valueEqual(G *g, const GlType *t, const void *a, const void *b) {
 }
 
 /* Map iteration: it is a GlMapIter in the caller's data frame or the heap. */
-void reflect_mapiterinit(G *g, const GlType *t, GlMap *m, GlMapIter *it) {
+void reflect_mapiterinit(G *g, const GlType *t, void *m, GlMapIter *it) {
 	mapiterinit(g, t, m, it);
 }
 
@@ -71,35 +54,32 @@ void reflect_mapiternext(G *g, GlMapIter *it) {
 	mapiternext(it);
 }
 
-int64_t reflect_maplen(G *g, GlMap *m) {
+int64_t reflect_maplen(G *g, void *m) {
 	(void)g;
 	return maplen(m);
 }
 
 /* A pointer to the element for key, or NULL if absent. */
-void *reflect_mapaccess(G *g, const GlType *t, GlMap *m, const void *key) {
+void *reflect_mapaccess(G *g, const GlType *t, void *m, void *key) {
 	return mapaccess2(g, t, m, key);
 }
 
-int64_t reflect_chanlen(G *g, GlChan *c) {
+int64_t reflect_chanlen(G *g, void *c) {
 	(void)g;
-	if (c == NULL || chanlen == NULL)
-		return 0;
-	return chanlen(c);
+	return c == NULL ? 0 : chanlen(c);
 }
 
-int64_t reflect_chancap(G *g, GlChan *c) {
+int64_t reflect_chancap(G *g, void *c) {
 	(void)g;
-	if (c == NULL || chancap == NULL)
-		return 0;
-	return chancap(c);
+	return c == NULL ? 0 : chancap(c);
 }
 
 /* Store the value (t, word) in the interface of type it at p (reflect has
  * checked that t implements it).  p is in the heap (a reflect.Value's
  * target): with the barrier. */
-void reflect_setIface(G *g, const GlType *it, GlIface *p, const GlType *t, void *word) {
+void reflect_setIface(G *g, const GlType *it, void *target, const GlType *t, void *word) {
 	(void)g;
+	GlIface *p = target;
 	const GlItab *tab = t ? getitab(it, t, true) : NULL;
 	writebarrierptr(&p->tab, tab);
 	writebarrierptr(&p->data, tab ? word : NULL);
@@ -165,7 +145,7 @@ void reflect_callResults(G *g, const GlType *ft, const void *src, void *const *r
  * (heap objects).  That code's frame holds the callee's stack arguments,
  * so it runs with GL_REFLECTCALL_STACK bytes free above the guard, which
  * glc checks its frame fits in; the callee then finds the whole band. */
-void reflect_call(G *g, const GlType *t, GlFunc *f, void *const *a, void *const *r, void *s) {
+void reflect_call(G *g, const GlType *t, void *f, void *a, void *r, void *s) {
 	RT_STACKCHECK(g, GL_REFLECTCALL_STACK, GL_FIXPARAM(g, f)); /* f may be a closure in a frame */
 	((void (*)(G *, GlFunc *, void *const *, void *const *, void *))t->call)(g, f, a, r, s);
 }

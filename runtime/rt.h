@@ -1035,5 +1035,18 @@ void boehmremovefinalizer(uintptr_t p);
 _Static_assert(offsetof(M, curg) == M_curg, "M.curg");
 _Static_assert(offsetof(M, gsignal) == M_gsignal, "M.gsignal");
 
+/* The contract with the standard library: glc's prototype of every
+ * function the library declares without a body, the layouts of the structs
+ * they take, and checks of the structs the library mirrors (//gl:ctype).
+ * Written by `glc contract` when make builds the runtime (never committed):
+ * a definition here that disagrees with the library does not compile. */
+#include "contract.h"
+
+/* Where the runtime keeps its own struct for part of one of the library's
+ * (runtime/contract.h): field f of a is at b's f, with its size. */
+#define GL_SAMEFIELD(a, b, f)                                                              \
+	_Static_assert(offsetof(a, f) == offsetof(b, f) && sizeof(((a *)0)->f) == sizeof(((b *)0)->f), \
+		       #a "." #f " is not " #b "." #f)
+
 #endif /* __ASSEMBLER__ */
 #endif

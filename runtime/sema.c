@@ -202,19 +202,27 @@ typedef struct notifyList {
 	mutex lock;      /* its rank set each time before it is taken: the memory is sync.Cond's */
 	sudog *head, *tail;
 } notifyList;
-_Static_assert(offsetof(notifyList, head) == 16, "stdlib/sync/cond.gl's notifyList has head at 16");
+/* it is stdlib/sync/cond.gl's notifyList (glc contract's layout) */
+GL_SAMEFIELD(notifyList, struct sync_notifyList, wait);
+GL_SAMEFIELD(notifyList, struct sync_notifyList, notify);
+GL_SAMEFIELD(notifyList, struct sync_notifyList, lock);
+GL_SAMEFIELD(notifyList, struct sync_notifyList, head);
+GL_SAMEFIELD(notifyList, struct sync_notifyList, tail);
+_Static_assert(sizeof(notifyList) == sizeof(struct sync_notifyList), "notifyList's size");
 
 /* a < b for counters that wrap */
 static inline bool less(uint32_t a, uint32_t b) {
 	return (int32_t)(a - b) < 0;
 }
 
-uint32_t sync_runtime_notifyListAdd(G *g, notifyList *l) {
+uint32_t sync_runtime_notifyListAdd(G *g, struct sync_notifyList *sl) {
+	notifyList *l = (notifyList *)sl;
 	(void)g;
 	return __atomic_fetch_add(&l->wait, 1, __ATOMIC_ACQ_REL);
 }
 
-void sync_runtime_notifyListWait(G *g, notifyList *l, uint32_t t) {
+void sync_runtime_notifyListWait(G *g, struct sync_notifyList *sl, uint32_t t) {
+	notifyList *l = (notifyList *)sl;
 	(void)g;
 	lockInit(&l->lock, lockRankNotifyList);
 	lock(&l->lock);
@@ -235,7 +243,8 @@ void sync_runtime_notifyListWait(G *g, notifyList *l, uint32_t t) {
 	releaseSudog(s);
 }
 
-void sync_runtime_notifyListNotifyAll(G *g, notifyList *l) {
+void sync_runtime_notifyListNotifyAll(G *g, struct sync_notifyList *sl) {
+	notifyList *l = (notifyList *)sl;
 	(void)g;
 	if (__atomic_load_n(&l->wait, __ATOMIC_ACQUIRE) == __atomic_load_n(&l->notify, __ATOMIC_ACQUIRE))
 		return;
@@ -254,7 +263,8 @@ void sync_runtime_notifyListNotifyAll(G *g, notifyList *l) {
 	}
 }
 
-void sync_runtime_notifyListNotifyOne(G *g, notifyList *l) {
+void sync_runtime_notifyListNotifyOne(G *g, struct sync_notifyList *sl) {
+	notifyList *l = (notifyList *)sl;
 	(void)g;
 	if (__atomic_load_n(&l->wait, __ATOMIC_ACQUIRE) == __atomic_load_n(&l->notify, __ATOMIC_ACQUIRE))
 		return;

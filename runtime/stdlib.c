@@ -19,23 +19,29 @@
  * through it (the slots are a gl global). */
 enum { ppCacheSlots = 4 };
 
-void *fmt_ppGet(G *g, void **cache) {
+/* fmt's cache of printers: [4]*pp (glc contract's layout) */
+typedef struct glarray4_ptr_fmt_pp ppcache;
+_Static_assert(sizeof(ppcache) == ppCacheSlots * sizeof(void *), "fmt's ppCache has ppCacheSlots slots");
+
+struct fmt_pp *fmt_ppGet(G *g, ppcache *pc) {
 	(void)g;
+	struct fmt_pp **cache = pc->a;
 	for (int i = 0; i < ppCacheSlots; i++) {
 		if (__atomic_load_n(&cache[i], __ATOMIC_RELAXED) == NULL)
 			continue;
-		void *p = __atomic_exchange_n(&cache[i], NULL, __ATOMIC_ACQUIRE);
+		struct fmt_pp *p = __atomic_exchange_n(&cache[i], NULL, __ATOMIC_ACQUIRE);
 		if (p != NULL)
 			return p;
 	}
 	return NULL;
 }
 
-void fmt_ppPut(G *g, void **cache, void *p) {
+void fmt_ppPut(G *g, ppcache *pc, struct fmt_pp *p) {
 	(void)g;
+	struct fmt_pp **cache = pc->a;
 	writebarrierShade(p); /* into a package variable: the barrier's new value */
 	for (int i = 0; i < ppCacheSlots; i++) {
-		void *expect = NULL;
+		struct fmt_pp *expect = NULL;
 		if (__atomic_compare_exchange_n(&cache[i], &expect, p, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 			return;
 	}

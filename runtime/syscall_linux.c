@@ -14,10 +14,9 @@
  */
 #include "rt.h"
 
-/* (r1, r2 uintptr, err Errno): 24 bytes, returned through out */
-typedef struct sysresult {
-	uintptr_t r1, r2, err;
-} sysresult;
+/* (r1, r2 uintptr, err Errno): 24 bytes, returned through out (glc's
+ * tuple: runtime/contract.h) */
+typedef struct gltuple_uintptr_uintptr_syscall_Errno sysresult;
 
 static inline void result(sysresult *out, long r) {
 	if ((unsigned long)r > -4096UL)

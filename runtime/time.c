@@ -320,21 +320,17 @@ int64_t time_runtimeNano(G *g) {
  * nanoseconds; ext the monotonic clock minus the package's startNano;
  * loc the Location (time.Local).  Package time's init gives startNano and
  * Local (runtimeInit), as the Time a timer sends is Now's. */
-typedef struct glTime {
-	uint64_t wall;
-	int64_t ext;
-	void *loc;
-} glTime;
+typedef struct time_Time glTime; /* glc contract's layout */
 
 static int64_t timeStartNano;
-static void *timeLocal;
+static struct time_Location *timeLocal;
 
 /* The collector's roots among time.c's variables: time.Local. */
 void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg) {
 	f((uintptr_t *)&timeLocal, arg);
 }
 
-void time_runtimeInit(G *g, int64_t startNano, void *local) {
+void time_runtimeInit(G *g, int64_t startNano, struct time_Location *local) {
 	(void)g;
 	timeStartNano = startNano;
 	timeLocal = local;

@@ -34,7 +34,7 @@ t0=$(date +%s)
 # two at a time, as make -j2; a failure names the file
 printf '%s\n' $srcs | xargs -P 2 -I{} sh -c '
 	f={}; o='"$tmp/obj"'/$(basename "$f").o
-	clang -DHAVE_CONFIG_H -I'"$top_builddir"' '"$cflags"' -O2 -Wall -c -o "$o" "$f" 2>"$o.err" ||
+	clang -DHAVE_CONFIG_H -I'"$top_builddir"' -I'"$top_builddir/runtime"' '"$cflags"' -O2 -Wall -c -o "$o" "$f" 2>"$o.err" ||
 		{ echo "FAIL clang: $f"; sed "s/^/    /" "$o.err"; exit 255; }' || exit 1
 ar rcs "$root/lib/gl/libglrt.a" "$tmp"/obj/*.o || exit 1
 echo "ok   runtime compiled by clang ($(ls "$tmp"/obj/*.o | wc -l) files, $(($(date +%s) - t0)) s)"

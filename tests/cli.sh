@@ -31,6 +31,7 @@ expect "help build" 0 "missing directories are made" "$GLC" help build
 expect "help environment" 0 "GLMEMLIMIT" "$GLC" help environment
 expect "help gldebug" 0 "stackforcemove" "$GLC" help gldebug
 expect "help trace" 0 "GLDEBUG=trace=FILE" "$GLC" help trace
+expect "help contract" 0 "//gl:ctype" "$GLC" help contract
 expect "usage names trace" 2 "glc trace \[-o output.html\] trace.json" "$GLC"
 expect "help unknown topic" 2 "unknown help topic" "$GLC" help nosuchtopic
 expect "env NAME" 0 "^/nonexistent/cache$" env GLCACHE=/nonexistent/cache "$GLC" env GLCACHE

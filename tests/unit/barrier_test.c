@@ -50,10 +50,6 @@ static const GlType t_slicepii = {.size = 24, .ptrdata = 8, .kind = GL_KIND_SLIC
 static const GlType t_sliceiii = {.size = 24, .ptrdata = 8, .kind = GL_KIND_SLICE, .align = 8, .gcdata = mask_1,
 				  .elem = &t_iii, .str = GS("[]main.iii")};
 
-/* runtime entries that only generated code declares */
-void reflect_typedmemmove(G *g, const GlType *t, void *dst, const void *src);
-void reflect_typedmemclr(G *g, const GlType *t, void *p);
-void sort_sliceSwap(G *g, GlEface x, int64_t i, int64_t j);
 
 /* ---- the hook: the last few calls ---- */
 
