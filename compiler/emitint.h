@@ -81,17 +81,12 @@ bool inframe(Type *t);               /* a variable of this type lives in the dat
 const char *funcsym(Obj *f);         /* C name of a declared function or method */
 const char *staticfunc(const char *sym); /* a static closure object as a GlFunc * */
 int imethodindex(Type *iface, const char *name); /* a method's slot in an itab */
-/* emitexpr.c */
-const char *fncast(Type *sig, int kind); /* C function type of an indirect call */
 const char *fvsym(Obj *f);           /* a static closure object for f used as a value */
 const char *methodwrapper(Type *t, Method *m, Vec *path, bool direct); /* itab entry */
 Type *resulttype(Type *sig, int *mode); /* the C result of a signature */
 const char *cparams(Type *sig, const char *ctxdecl, const char *recvdecl, int from, int first, bool names); /* the C convention */
 const char *cargs(Type *sig, int from, int first); /* ", p0, p1, ..." */
 const char *cresult(Type *sig);                    /* the C result type */
-const char *intrinsicname(Obj *f);                 /* intrinsic.c: f's inline twin in gl.h, or NULL */
-const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
-const char *cdeclarator(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* its declarator */
 void addprototype(const char *proto);
 const char *cname(const char *base); /* unique within fn */
 const char *gident(const char *name); /* a gl identifier in a file-scope name */
@@ -99,11 +94,9 @@ const char *globalname(const char *base); /* unique in the program */
 const char *unitname(const char *base);   /* a static helper's name, unique in the unit */
 const char *fileof(Pos p);
 const char *cstrlit(const char *s);  /* a C string literal of s */
-void emitextern(Obj *o);             /* emitffi.c: a //gl:extern function's wrapper */
 const char *abspathof(Pos p);
 void declareglobal(Obj *o);          /* extern declaration of another package's variable */
 const char *wrapperentry(const char *name); /* a wrapper's entry pc record (hidden in tracebacks) */
-void fixwords(Vec *fix, const char *expr, Type *t); /* the GL_FIXPARAMs of a parameter by value (emitstmt.c) */
 int64_t helperstart(void);                  /* a static helper's text in gdecls begins here, */
 void helperend(const char *name, int64_t start, const char *alias); /* and ends here: name (and alias) */
 void usehelper(const char *name);           /* the C being written uses helper name */
@@ -112,12 +105,17 @@ extern Buf gdecls;          /* globals, helpers and wrappers emitted on the way 
 extern Buf gfuncs;          /* function bodies */
 extern Buf gprotos;         /* prototypes */
 
+/* intrinsic.c, emitffi.c */
+const char *intrinsicname(Obj *f);   /* f's inline twin in gl.h, or NULL */
+void emitextern(Obj *o);             /* a //gl:extern function's wrapper */
+
 /* emitexpr.c: what a C expression glc wrote is (cmark records, ckind reads) */
 enum { CE_VALUE, CE_CONST, CE_LOCAL, CE_TEMPLOCAL, CE_FRAME, CE_TEMPFRAME, CE_BOXED, CE_GLOBAL };
 const char *cmark(const char *e, int kind); /* returns e */
 int ckind(const char *e);
 
 /* emitexpr.c */
+const char *fncast(Type *sig, int kind); /* C function type of an indirect call */
 const char *expr(Node *n);             /* a C expression, valid until the next call */
 const char *exprto(Node *n, Type *t);  /* converted to t (interfaces, untyped) */
 const char *spill(const char *e, Type *t); /* copy into a temp */
@@ -167,6 +165,9 @@ const char *cvalue(Const *c, Type *t);
 const char *toiface(const char *e, Type *from, Type *to);
 
 /* emitstmt.c */
+const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
+const char *cdeclarator(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* its declarator */
+void fixwords(Vec *fix, const char *expr, Type *t); /* the GL_FIXPARAMs of a parameter by value */
 void emitfunc(FuncInfo *fi);
 void stmt(Node *n);
 void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

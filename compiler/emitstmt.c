@@ -1838,8 +1838,8 @@ static void emitexits(FuncInfo *fi, const char *fs, Node *body, Buf *g) {
 	if (fn->hasframe)
 		bprintf(g, "\tRELOAD;\n");
 	if (hasdefer)
-		bprintf(g, "\tif (g->unwind_target == &fp->h) { /* the recovering call was deferred here */\n"
-			   "\t\tg->unwinding = 0;\n\t\tg->unwind_target = 0;\n"
+		bprintf(g, "\tif (g->unwindTarget == &fp->h) { /* the recovering call was deferred here */\n"
+			   "\t\tg->unwinding = 0;\n\t\tg->unwindTarget = 0;\n"
 			   "\t\t/* the rest of the deferred calls, as a return at the closing brace */\n"
 			   "\t\tGL_PCLINE(%s, %d);\n\t\tgl_rundefers(g, &fp->h);\n\t\tRELOAD;\n"
 			   "\t\tif (GL_UNLIKELY(g->unwinding)) goto unwind;\n\t\tgoto ret;\n\t}\n",

@@ -1,15 +1,17 @@
-/* main.c — glc, the gl compiler driver.
+/* main.c — glc, the gl compiler driver: the commands (usagetext below,
+ * and glc help's topics, say what each does).
  *
- *   glc build [-o out] [-work] [-x] prog.gl... | dir
- *   glc run [-work] prog.gl... | dir [args...]
- *   glc trace [-o out.html] trace.json
- *   glc version | glc env
- *
- * glc parses and checks the program and the standard library packages it
- * imports, writes one C file, and runs the C compiler on it with the flags
- * of DESIGN.md S6, linking the runtime library.  glc finds its runtime and
+ * glc build parses and checks the program and the standard library
+ * packages it imports (module.c finds a module's packages), runs the
+ * escape analysis, writes one C file per package (a large program package
+ * is cut into parts compiled in parallel; each library package's object is
+ * cached under a key of everything its C depends on), runs the C compiler
+ * with the flags of DESIGN.md S6 and glc's stack check (stackcheck.c), and
+ * links the runtime library.  glc test writes a test main (testmain.c);
+ * glc trace makes a trace into a page (trace.c); glc contract writes the
+ * runtime's prototypes (emit.c, writecontract).  glc finds its runtime and
  * standard library relative to its own executable, in the build tree and
- * installed (like Go's GOROOT).
+ * installed (like Go's GOROOT), or under GLROOT.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -7,6 +7,20 @@
  * runtime entry points, named after Go's (mallocgc, makeslice, growslice,
  * mapaccess1, gopanic, ...).
  *
+ * Names.  A runtime function that does what Go's function of that job does,
+ * with its shape, has Go's name (mallocgc, growslice, gopanic, chansend1,
+ * mapaccess1, newstack, copystack).  gl_ marks an entry whose shape is
+ * gl's own even where Go has a like mechanism (gl_go is the go statement
+ * with glc's closure, where Go's compiler calls newproc; gl_panicindex
+ * stands for Go's panicIndex family; gl_strequal, the intrinsics
+ * gl_math_Sqrt), and names that would be too plain in a C program's one
+ * namespace (gl_main, gl_throw, gl_debug).  A function of the standard
+ * library written in C has glc's name for it, package_Name (runtime_GC,
+ * reflect_call: runtime/contract.h declares them all).  Struct fields are
+ * Go's names where Go's struct has the field (G.stackguard0, atomicstatus,
+ * _panic), and otherwise camelCase, as Go names its newer fields
+ * (G.preemptStop, activeStackChans, oldLo) — never snake_case.
+ *
  * The stack rules of DESIGN.md (S1–S9) constrain both sides of this header:
  *  - generated code keeps pointers and aggregates in its data frame, never in
  *    C locals across a call (S1, S2, S4);
@@ -323,19 +337,19 @@ struct G {
 	 * deferred the recovering call; every call site checks it. */
 	int32_t unwinding;
 	uint32_t atomicstatus;
-	GlFrame *unwind_target;
+	GlFrame *unwindTarget;
 	M *m;
 	Gobuf sched;
 	GlPanic *_panic;
 	GlDefer *_defer;
 	int64_t goid;
 	/* Set by copystack for the prologue's pointer-parameter fixups: a
-	 * parameter that pointed into [old_lo, old_hi) moves by stack_delta. */
-	uintptr_t old_lo, old_hi;
-	intptr_t stack_delta;
+	 * parameter that pointed into [oldLo, oldHi) moves by stackDelta. */
+	uintptr_t oldLo, oldHi;
+	intptr_t stackDelta;
 	/* frame record for recover: hi - rbp of the runtime frame that called
 	 * the deferred function now running on behalf of a panic */
-	uintptr_t defercall_off;
+	uintptr_t defercallOff;
 	GlFunc *startfn;         /* closure the goroutine runs (go statement) */
 	uintptr_t gopc;          /* return address of its go statement's gl_go: "created by" */
 	G *schedlink;
@@ -458,8 +472,8 @@ void gl_morestack(G *g);
 /* A pointer parameter that pointed into the old stack moves with it. */
 #define GL_FIXPARAM(g, p)                                                      \
 	do {                                                                   \
-		if ((uintptr_t)(p) - (g)->old_lo < (g)->old_hi - (g)->old_lo)   \
-			(p) = (__typeof__(p))((uintptr_t)(p) + (g)->stack_delta); \
+		if ((uintptr_t)(p) - (g)->oldLo < (g)->oldHi - (g)->oldLo)   \
+			(p) = (__typeof__(p))((uintptr_t)(p) + (g)->stackDelta); \
 	} while (0)
 
 /* The value n, hidden from the optimiser.  The data frame's size is a
@@ -835,7 +849,7 @@ static inline const GlType *gl_ifacetype(GlIface i) { return i.tab ? ((const GlI
 
 /* panic.c — panics without setjmp (S6).  A panic runs the deferred calls
  * from the top of g->_defer on the goroutine stack, below the panicking
- * frame.  If one recovers, gopanic sets g->unwinding and g->unwind_target
+ * frame.  If one recovers, gopanic sets g->unwinding and g->unwindTarget
  * (the data frame of the function that deferred the recovering call) and
  * returns; generated code checks g->unwinding after every call and returns
  * at once, frame by frame, until the target frame, which runs its remaining
@@ -909,7 +923,7 @@ uintptr_t gl_recoverframe(G *g, uintptr_t callerbp);
 void gl_deferredrecover(G *g, uintptr_t frameoff);
 void gl_throw(const char *msg) GL_NORETURN; /* fatal error: msg */
 
-/* ---- goroutines and channels (the scheduler issue) ----
+/* ---- goroutines and channels (proc.c, chan.c, select.c; docs/scheduler.md) ----
  * Stack addresses passed to these (elem) point into the caller's data
  * frame.  A goroutine parked inside them may have its stack moved (the
  * collector shrinks stacks of parked goroutines, S8): the runtime keeps

@@ -4,7 +4,7 @@
  *
  * The protocol (gl.h): gopanic runs the deferred calls from the top of
  * g->_defer, on the goroutine stack below the panicking frame.  If one of
- * them recovers, gopanic sets g->unwinding and g->unwind_target (the data
+ * them recovers, gopanic sets g->unwinding and g->unwindTarget (the data
  * frame of the function that deferred the recovering call) and returns;
  * generated code checks g->unwinding after every call and returns at once,
  * frame by frame, until the target frame, which runs its remaining deferred
@@ -40,7 +40,7 @@
  * recover.  Go's rule is that recover stops a panic only when called
  * directly by the deferred function the panic is running.  calldefer
  * records its own frame pointer, as a distance from stack.hi, in
- * g->defercall_off; gl_recover(g, callerbp) compares it with the frame
+ * g->defercallOff; gl_recover(g, callerbp) compares it with the frame
  * pointer saved at callerbp (the caller of the deferred function must be
  * calldefer itself), or further up past the gldefer thunk of `defer
  * f(args)` and glc's wrappers (`defer i.M()`, a method value).  Deferred
@@ -179,10 +179,10 @@ static GL_NOINLINE void calldefer(G *g, GlFunc *fn) {
 	RT_STACKCHECK(g, 0, GL_FIXPARAM(g, fn)); /* fn may be a closure in a frame */
 	if (GL_UNLIKELY(fn == NULL))
 		fn = (GlFunc *)&nilfunc;
-	uintptr_t saved = g->defercall_off; /* an outer panic's, restored after */
-	g->defercall_off = g->stack.hi - (uintptr_t)__builtin_frame_address(0);
+	uintptr_t saved = g->defercallOff; /* an outer panic's, restored after */
+	g->defercallOff = g->stack.hi - (uintptr_t)__builtin_frame_address(0);
 	((void (*)(G *, GlFunc *))fn->fn)(g, fn);
-	g->defercall_off = saved;
+	g->defercallOff = saved;
 }
 
 /* Go's "panic on system stack": runtime code on g0 (or the signal stack)
@@ -234,7 +234,7 @@ GL_NOINLINE __attribute__((section("glpanic"))) void gopanic(G *g, GlEface e) {
 		if (p->recovered) {
 			g->_panic = p->link;
 			g->unwinding = 1;
-			g->unwind_target = (GlFrame *)(g->stack.hi - frameoff);
+			g->unwindTarget = (GlFrame *)(g->stack.hi - frameoff);
 			return;
 		}
 	}
@@ -292,7 +292,7 @@ static bool passesthrough(uintptr_t ra) {
 
 /* The frame that called the function whose frame pointer is bp, past any
  * thunks and wrappers, as a distance from stack.hi (0 if the chain leaves
- * the stack): calldefer's (g->defercall_off) when the function is the
+ * the stack): calldefer's (g->defercallOff) when the function is the
  * deferred call a panic is running. */
 static uintptr_t deferredby(G *g, uintptr_t bp) {
 	uintptr_t lo = g->stack.lo, hi = g->stack.hi;
@@ -304,7 +304,7 @@ static uintptr_t deferredby(G *g, uintptr_t bp) {
 		uintptr_t parent = *(const uintptr_t *)bp, ra = ((const uintptr_t *)bp)[1];
 		if (parent - lo >= hi - lo)
 			return 0;
-		if (hi - parent == g->defercall_off || !passesthrough(ra))
+		if (hi - parent == g->defercallOff || !passesthrough(ra))
 			return hi - parent;
 		bp = parent;
 	}
@@ -315,7 +315,7 @@ static uintptr_t deferredby(G *g, uintptr_t bp) {
  * from stack.hi stops the current panic; marks it recovered if so. */
 static bool recoverat(G *g, uintptr_t off) {
 	GlPanic *p = g->_panic;
-	if (p == NULL || p->recovered || p->goexit || off == 0 || off != g->defercall_off)
+	if (p == NULL || p->recovered || p->goexit || off == 0 || off != g->defercallOff)
 		return false;
 	p->recovered = true;
 	return true;
@@ -323,7 +323,7 @@ static bool recoverat(G *g, uintptr_t off) {
 
 GlEface gl_recover(G *g, uintptr_t callerbp) {
 	GlPanic *p = g->_panic;
-	if (p == NULL || p->recovered || p->goexit || g->defercall_off == 0)
+	if (p == NULL || p->recovered || p->goexit || g->defercallOff == 0)
 		return (GlEface){NULL, NULL};
 	if (!recoverat(g, deferredby(g, callerbp)))
 		return (GlEface){NULL, NULL};
@@ -346,7 +346,7 @@ void gl_goexit(G *g) {
 		g->_defer = d->link;
 		calldefer(g, d->fn);
 		g->unwinding = 0;
-		g->unwind_target = NULL;
+		g->unwindTarget = NULL;
 	}
 	goexit1();
 }

@@ -1849,7 +1849,7 @@ static void goexit0(G *gp) {
 	gp->_defer = NULL;
 	gp->_panic = NULL;
 	gp->unwinding = 0;
-	gp->unwind_target = NULL;
+	gp->unwindTarget = NULL;
 	gp->waitreason = waitReasonZero;
 	gp->param = NULL;
 	gp->startfn = NULL; /* a root (mgc.c): a dead G must not keep its closure alive */

@@ -261,8 +261,8 @@ struct P {
 	timer **timers;
 	int32_t ntimers, timerscap;
 	int64_t timer0When;  /* atomic: when of timers[0], 0 if none */
-	bool preempt;        /* the scheduler should run soon (issue 6: retake) */
-	/* sysmon's last observation, for retake (issue 6): the slice and,
+	bool preempt;        /* the scheduler should run soon (proc.c, retake) */
+	/* sysmon's last observation, for retake (docs/preempt.md): the slice and,
 	 * in Psyscall, the system call it saw (syscalltick) and since when */
 	uint32_t sysmonsyscalltick;
 	int64_t sysmonsyscallwhen;

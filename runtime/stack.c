@@ -347,7 +347,7 @@ static void adjustrecords(G *g, const adjustinfo *a) {
 		adjustpointer(a, &d->frame);
 		adjustpointer(a, &d->fn); /* a closure in the deferring frame */
 	}
-	adjustpointer(a, &g->unwind_target);
+	adjustpointer(a, &g->unwindTarget);
 	adjustpointer(a, &g->sched.bp);
 	/* (e) the sudogs of a channel operation or select g is parked in:
 	 * elem is where a sender copies from or a receiver's value goes */
@@ -405,15 +405,15 @@ void copystack(G *g, uint64_t newsize) {
 		lockwaitingchans(g, false);
 
 	/* For the prologue's GL_FIXPARAM: its parameters point into the stack
-	 * gl_morestack was entered on (newstack clears old_lo/old_hi there);
+	 * gl_morestack was entered on (newstack clears oldLo/oldHi there);
 	 * should it move again before they are fixed (a parked goroutine
 	 * shrunk twice), keep that range and add up the deltas. */
-	if (g->old_hi == 0) {
-		g->old_lo = old.lo;
-		g->old_hi = old.hi;
-		g->stack_delta = a.delta;
+	if (g->oldHi == 0) {
+		g->oldLo = old.lo;
+		g->oldHi = old.hi;
+		g->stackDelta = a.delta;
 	} else {
-		g->stack_delta += a.delta;
+		g->stackDelta += a.delta;
 	}
 	if (g->stackguard0 != GL_STACK_PREEMPT)
 		g->stackguard0 = stackguard(g);
@@ -480,8 +480,8 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 					  : "morestack: sp outside the goroutine stack");
 	}
 	/* no copy yet: GL_FIXPARAM must not move anything */
-	g->old_lo = g->old_hi = 0;
-	g->stack_delta = 0;
+	g->oldLo = g->oldHi = 0;
+	g->stackDelta = 0;
 
 	/* What the function asked for: its data frame, from its descriptor
 	 * (Go uses funcMaxSPDelta the same way), plus alloca's rounding; or

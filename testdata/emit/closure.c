@@ -230,9 +230,9 @@ ret:
 	return;
 unwind: __attribute__((cold, unused));
 	RELOAD;
-	if (g->unwind_target == &fp->h) { /* the recovering call was deferred here */
+	if (g->unwindTarget == &fp->h) { /* the recovering call was deferred here */
 		g->unwinding = 0;
-		g->unwind_target = 0;
+		g->unwindTarget = 0;
 		/* the rest of the deferred calls, as a return at the closing brace */
 		GL_PCLINE(main_safediv__info, 21);
 		gl_rundefers(g, &fp->h);

@@ -56,9 +56,9 @@ extern uint64_t zerobase; /* malloc.c */
 /* The unwind label of a function with defers. */
 #define UNWIND_TO_SELF(T)                                        \
 	GL_FRAME_RELOAD(T, fp, fpoff);                           \
-	if (g->unwind_target == &fp->h) {                        \
+	if (g->unwindTarget == &fp->h) {                        \
 		g->unwinding = 0;                                \
-		g->unwind_target = 0;                            \
+		g->unwindTarget = 0;                            \
 		goto ret;                                        \
 	}
 
