@@ -281,6 +281,18 @@ def args():
     ap.add_argument("names", nargs="*", help="only the programs whose name contains one of these")
     return ap.parse_args()
 
+def select(names, hdrs, key, subs):
+    """The programs whose name contains one of subs (all without any) and,
+    given key, whose header has key; exits if key is a kind no program
+    has: a suite that runs nothing must not pass."""
+    if subs:
+        names = [n for n in names if any(x in n for x in subs)]
+    if key:
+        names = [n for n in names if haskey(hdrs[n], key)]
+        if not names and key in KINDS:
+            sys.exit("run.py: no program%s has `// run %s` in its header" % (" of " + " ".join(subs) if subs else "", key))
+    return names
+
 def main():
     top = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), ".."))
     glc = os.environ.get("GLC", "glc")
@@ -290,17 +302,9 @@ def main():
     names = programs(d)
     hdrs = readheaders(d, names)  # all of them: a bad header fails every run
     if a.list:
-        listed = [n for n in names if haskey(hdrs[n], a.list)]
-        if not listed and a.list in KINDS:  # a suite that runs nothing must not pass
-            sys.exit("run.py: no program has `// run %s` in its header" % a.list)
-        print("\n".join(listed))
+        print("\n".join(select(names, hdrs, a.list, [])))
         return
-    if a.names:
-        names = [n for n in names if any(x in n for x in a.names)]
-    if a.kind:
-        names = [n for n in names if haskey(hdrs[n], a.kind)]
-        if not names:  # a suite that runs nothing must not pass
-            sys.exit("run.py: no program%s has `// run %s` in its header" % (" of " + " ".join(a.names) if a.names else "", a.kind))
+    names = select(names, hdrs, a.kind, a.names)
     if "-gc=boehm" in glflags():
         names = [n for n in names if "skip-boehm" not in hdrs[n]]
     rates = {n: h["stackforcemove"][0] for n, h in hdrs.items() if "stackforcemove" in h}
