@@ -20,9 +20,9 @@
 # A program that calls C (//gl:extern) is not Go: its golden comes from its
 # cgo twin, run/NAME.cgo (Go source), built and run the same way.
 #
-# Programs listed in run/GO122 need Go >= 1.22 (range over int, min/max,
-# per-iteration loop variables); their goldens are written by hand and this
-# script skips them.
+# Programs whose header says `// skip-go: why` (README.md) need a newer Go
+# (range over int, min/max, per-iteration loop variables, Go 1.20 API);
+# their goldens are written by hand and this script skips them.
 #
 # GO may be set to the go command to use (default /usr/lib/go-1.19/bin/go).
 set -u
@@ -31,8 +31,11 @@ GO=${GO:-/usr/lib/go-1.19/bin/go}
 here=$(cd "$(dirname "$0")" && pwd)
 rundir=$here/run
 
-is_go122() {
-	[ -f "$rundir/GO122" ] && grep -qx "$1.gl" "$rundir/GO122"
+# the programs whose header says skip-go, from tests/run.py, the headers' reader
+skipgo=$(top_srcdir=$(dirname "$here") python3 "$here/../tests/run.py" --list skip-go) || exit 1
+
+is_skipgo() {
+	printf '%s\n' $skipgo | grep -qx "$1"
 }
 
 # truncate: keep a panic's own lines, drop Go's traceback.
@@ -52,8 +55,8 @@ truncate_panic() {
 
 golden() {
 	name=$1
-	if is_go122 "$name"; then
-		echo "skip $name (GO122: golden written by hand)"
+	if is_skipgo "$name"; then
+		echo "skip $name (skip-go in its header: golden written by hand)"
 		return 0
 	fi
 	tmp=$(mktemp -d)

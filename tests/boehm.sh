@@ -2,9 +2,9 @@
 # tests/boehm.sh — the Boehm comparison build (docs/gc.md, "gl on Boehm";
 # runtime/boehm.c).  With every program built by `glc build -gc=boehm`:
 #   1. testdata/run at GLMAXPROCS 1 and 4, the same goldens as gl's own
-#      collector, less the programs testdata/run/BOEHM lists (they test
-#      what only gl's collector has, each for the reason given there);
-#   2. the concurrency programs (as tests/gcloop.sh's) ROUNDS times
+#      collector, less the programs whose header says `// skip-boehm: why`
+#      (they test what only gl's collector has; testdata/README.md);
+#   2. the concurrency programs (as tests/gcloop.sh's: `// run gcloop`) ROUNDS times
 #      (default 3) at GLMAXPROCS 1, 2, 4 and 8, and once with every stack
 #      moved at every call (GLDEBUG=stackforcemove=1): Boehm's stops of
 #      the world land at any instruction of any M, and must find every
@@ -25,8 +25,7 @@ for procs in 1 4; do
 	GLMAXPROCS=$procs GLFLAGS=-gc=boehm "$here/run.py" || fail "testdata/run at GLMAXPROCS=$procs"
 done
 
-progs="chan_basic chan_select select_stress sync_stress heap_procs fmt_concurrent finalizer_goroutine
-typedmem_chan alloc_churn"
+progs=$("$here/run.py" --list gcloop) || exit 1
 for p in $progs; do
 	"$GLC" build -gc=boehm -o "$tmp/$p" "$top_srcdir/testdata/run/$p.gl" >"$tmp/build.log" 2>&1 || {
 		fail "glc build -gc=boehm $p:"

@@ -8,7 +8,7 @@
 # runtime source compiled by clang with the build's flags into a
 # libglrt.a of its own, in a throwaway install root (GLROOT: include/gl,
 # lib/gl, share/gl/stdlib; the first and last are links to the source
-# tree), and the collector's stress programs (tests/gcstress.sh's list)
+# tree), and the collector's stress programs (tests/gcstress.sh's: `// run gcstress`)
 # built against it and run plainly at GLMAXPROCS=2 and under
 # gcstress/clobberfree/gccheckmark at GLMAXPROCS=4, outputs compared with
 # the goldens.  The generated C is still compiled by the build's
@@ -39,12 +39,10 @@ printf '%s\n' $srcs | xargs -P 2 -I{} sh -c '
 ar rcs "$root/lib/gl/libglrt.a" "$tmp"/obj/*.o || exit 1
 echo "ok   runtime compiled by clang ($(ls "$tmp"/obj/*.o | wc -l) files, $(($(date +%s) - t0)) s)"
 
-# the same programs as tests/gcstress.sh (its list, read from it)
-progs=$(sed -n '/^progs="/,/"$/p' "$here/gcstress.sh" | tr -d '"' | sed 's/^progs=//')
-[ -n "$progs" ] || { echo "clangrt.sh: no program list in gcstress.sh"; exit 1; }
+# the same programs as tests/gcstress.sh (their header: `// run gcstress`)
 export GLROOT="$root"
 echo "GLMAXPROCS=2"
-GLMAXPROCS=2 "$here/run.py" $progs || status=1
+GLMAXPROCS=2 "$here/run.py" --kind gcstress || status=1
 echo "GLMAXPROCS=4 GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1"
-GLMAXPROCS=4 GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1 "$here/run.py" $progs || status=1
+GLMAXPROCS=4 GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1 "$here/run.py" --kind gcstress || status=1
 exit $status

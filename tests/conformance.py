@@ -3,14 +3,14 @@
 behave the same under Go.  run.py checks gl's output against the golden
 files; this checks Go 1.19's output against the same goldens (cut the same
 way), so together they say gl and Go agree.  Programs Go 1.19 cannot build
-(Go 1.22 features, listed in testdata/run/GO122, or gl-only packages) are
-counted and listed as skipped.  A program that calls C through //gl:extern
-has a cgo twin, NAME.cgo, which is what Go builds.  Without Go installed the test is skipped
+(newer Go's features: their header says `// skip-go: why`, testdata/README.md;
+or gl-only packages) are counted and listed as skipped.  A program that
+calls C through //gl:extern has a cgo twin, NAME.cgo, which is what Go builds.  Without Go installed the test is skipped
 (exit 77), and says so."""
 import difflib, os, shutil, subprocess, sys, tempfile, concurrent.futures
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import cut  # the same truncation of panic tracebacks
+from run import cut, programs, readheaders  # the same truncation of panic tracebacks, the same headers
 
 top = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), ".."))
 go = os.environ.get("GO") or "/usr/lib/go-1.19/bin/go"
@@ -18,20 +18,18 @@ if not go or not os.access(go, os.X_OK):
     print("conformance: SKIPPED: Go is not installed (apt-get install golang-1.19-go)")
     sys.exit(77)
 d = os.path.join(top, "testdata", "run")
-go122 = set(l.strip() for l in open(os.path.join(d, "GO122")) if l.strip())
-# Programs whose Go run depends on the machine's load (GOTIMING says why,
-# one per line): Go gets three tries to print the golden output, and each
-# try that misses is reported.  gl's own run (run.py) gets one.
-gotiming = set(l.split("#")[0].strip() for l in open(os.path.join(d, "GOTIMING")) if l.split("#")[0].strip())
-names = sorted(set(f[:-3] for f in os.listdir(d) if f.endswith(".gl")) |
-               set(f for f in os.listdir(d) if os.path.isdir(os.path.join(d, f))))
-names = [n for n in names if os.path.exists(os.path.join(d, n + ".out"))]
+names = programs(d)
+# A program's header may say `// skip-go: why` (Go 1.19 cannot build it) and
+# `// go-timing: why`: its Go run depends on the machine's load, so Go gets
+# three tries to print the golden output, and each try that misses is
+# reported.  gl's own run (run.py) gets one.
+hdrs = readheaders(d, names)
 if len(sys.argv) > 1:
     names = [n for n in names if any(a in n for a in sys.argv[1:])]
 
 def one(name, tmp):
-    if name + ".gl" in go122 or name in go122:
-        return name, "skip", "Go 1.22 feature"
+    if "skip-go" in hdrs[name]:
+        return name, "skip", "skip-go: " + hdrs[name]["skip-go"]
     work = os.path.join(tmp, name)
     os.makedirs(work)
     src = os.path.join(d, name)
@@ -48,7 +46,7 @@ def one(name, tmp):
         return name, "skip", "go build: " + b.stderr.strip().split("\n")[-1][:100]
     want = open(os.path.join(d, name + ".out"), encoding="utf-8", errors="replace").read()
     rc = int(open(os.path.join(d, name + ".exit")).read()) if os.path.exists(os.path.join(d, name + ".exit")) else 0
-    tries = 3 if name in gotiming else 1
+    tries = 3 if "go-timing" in hdrs[name] else 1
     for t in range(tries):
         try:
             p = subprocess.run(["./prog"], cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
@@ -58,7 +56,7 @@ def one(name, tmp):
         if cut(out) == cut(want) and p.returncode == rc:
             break
         if t + 1 < tries:
-            print("note %s: Go's run %d of %d differs from the golden file (GOTIMING: runs again)" % (name, t + 1, tries))
+            print("note %s: Go's run %d of %d differs from the golden file (go-timing: runs again)" % (name, t + 1, tries))
     if cut(out) != cut(want) or p.returncode != rc:
         diff = "".join(difflib.unified_diff(cut(want).splitlines(True), cut(out).splitlines(True),
                                             "golden", "go", n=0))

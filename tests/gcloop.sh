@@ -1,6 +1,7 @@
 #!/bin/sh
 # The concurrent mark's long proof (issue 13; docs/gc.md, "The concurrent
-# mark"): the concurrency programs of testdata/run, each built once, run
+# mark"): the concurrency programs of testdata/run (those whose header says
+# `// run gcloop`, testdata/README.md), each built once, run
 # ROUNDS times (default 100) with the mark concurrent, a cycle at every 7th
 # allocation, freed objects poisoned and every mark checked
 # (GLDEBUG=gcstoptheworld=0,gcstress=7,clobberfree=1,gccheckmark=1), at
@@ -16,8 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 glc=${GLC:-$top/glc}
 rounds=${1:-100}
-progs="chan_basic chan_select select_stress sync_stress heap_procs fmt_concurrent finalizer_goroutine
-typedmem_chan alloc_churn"
+progs=$(top_srcdir=$top "$here/run.py" --list gcloop) || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcloop.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for p in $progs; do

@@ -6,7 +6,8 @@
 # so the concurrency programs take seconds where they take milliseconds
 # normally: their limit is 600 s here (60 s otherwise) unless
 # GLTEST_TIMEOUT says.  The few programs that make tens of millions of
-# calls move at one call in N instead (testdata/run/STACKFORCEMOVE).
+# calls move at one call in N instead (their header says
+# `// stackforcemove=N: why`, testdata/README.md).
 # The runtime's lock order is checked at every lock meanwhile (lockrank=1,
 # runtime/lockrank.c): a bad order is a fatal error even when no deadlock
 # happens.

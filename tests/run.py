@@ -6,14 +6,32 @@ program that panics, the traceback is not compared: output is cut after the
 panic message lines, as testdata/README.md says.  Each program has a time
 limit and is killed, and reported as hung, if it exceeds it.
 
+A program says how else it runs in a header, its first lines (`// run
+sched gcstress`, `// skip-boehm: why`, ...; testdata/README.md has the
+rules).  This is the one reader of those headers: a header that is
+malformed or names an unknown kind fails every run of this driver, and
+the other suites ask it for their programs.
+
+  run.py [NAME...]              the programs whose name contains a NAME (all
+                                without one)
+  run.py --kind KIND [NAME...]  only those whose `// run` line names KIND
+                                (tests/sched.sh: sched; tests/gcstress.sh and
+                                tests/clangrt.sh: gcstress)
+  run.py --list KEY             print, one a line, the programs whose header
+                                has KEY (a kind, or skip-go, skip-boehm,
+                                go-timing, stackforcemove): for the suites
+                                that build and run programs themselves
+                                (tests/boehm.sh, tests/gcloop.sh: gcloop;
+                                testdata/mkgolden.sh: skip-go)
+
   GLDEBUG=... is passed through (CI also runs everything with stackforcemove=1;
-  the few programs testdata/run/STACKFORCEMOVE lists then move their stacks
-  at one call in N, for the reason it gives).
+  a program whose header says `// stackforcemove=N: why` then moves its
+  stack at one call in N).
   GLFLAGS=... (glc's flags for every build, as Go's GOFLAGS) are part of
   the executables' cache key; with -gc=boehm in them (tests/boehm.sh) the
-  programs testdata/run/BOEHM lists are not run, for the reasons it gives.
+  programs whose header says `// skip-boehm: why` are not run.
 """
-import os, re, subprocess, sys, tempfile, concurrent.futures, time, hashlib
+import argparse, os, re, subprocess, sys, tempfile, concurrent.futures, time, hashlib
 
 def cut(out):
     """Drop the traceback of an uncaught panic (and Go's [signal ...] line),
@@ -38,20 +56,113 @@ def cut(out):
     s = "\n".join(res)
     return s if s.endswith("\n") or not s else s + "\n"
 
-def forcemoverates(d):
-    """testdata/run/STACKFORCEMOVE: name -> N, the programs that run with
-    stackforcemove=N when the suite runs with stackforcemove=1 (the file
-    says why)."""
-    rates = {}
-    for line in open(os.path.join(d, "STACKFORCEMOVE")):
-        f = line.split("#")[0].split()
-        if f:
-            rates[f[0]] = int(f[1])
-    return rates
+# The kinds a `// run` line may name: the suites that run the program again.
+KINDS = {
+    "sched": "tests/sched.sh: at GLMAXPROCS=1, 2, 4 and 8, and under stackforcemove",
+    "gcstress": "tests/gcstress.sh and tests/clangrt.sh: the collector's stress modes",
+    "gcloop": "tests/gcloop.sh and tests/boehm.sh: built once, run round after round",
+}
+# The lines a header may have after `// run`, each with the reason the
+# program needs it (the last group; stackforcemove's first is its N).
+ATTRS = {
+    "skip-go": re.compile(r"^// skip-go: (\S.*)$"),
+    "skip-boehm": re.compile(r"^// skip-boehm: (\S.*)$"),
+    "go-timing": re.compile(r"^// go-timing: (\S.*)$"),
+    "stackforcemove": re.compile(r"^// stackforcemove=([1-9][0-9]*): (\S.*)$"),
+}
+RUNLINE = re.compile(r"^// run((?: [a-z0-9-]+)*)$")
+# What looks meant as a header but is not one: `//run`, `// run: sched`,
+# a header line on line 1 without `// run` above it.
+LOOKSLIKE = re.compile(r"^//\s*(run(\s|:|,|$)|(skip-go|skip-boehm|go-timing|stackforcemove)\b)")
+
+class HeaderError(Exception):
+    pass
+
+def parseheader(path):
+    """The header of the file path: {"kinds": set, KEY: reason, or for
+    stackforcemove (N, reason)}; empty without one.  HeaderError says
+    where a header is malformed."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    m = RUNLINE.match(lines[0])
+    if not m:
+        if LOOKSLIKE.match(lines[0]):
+            raise HeaderError("%s:1: a header starts with `// run [KIND...]` alone on its line" % path)
+        return {}
+    hdr = {"kinds": set()}
+    for k in m.group(1).split():
+        if k not in KINDS:
+            raise HeaderError("%s:1: unknown kind %r (known: %s)" % (path, k, ", ".join(sorted(KINDS))))
+        if k in hdr["kinds"]:
+            raise HeaderError("%s:1: kind %s named twice" % (path, k))
+        hdr["kinds"].add(k)
+    for i, l in enumerate(lines[1:], 2):
+        if not l.startswith("//"):
+            break
+        key, val = headerline(l)
+        if key is None:
+            raise HeaderError("%s:%d: not a header line (%s; a comment after the header "
+                              "needs a blank line before it): %s" % (path, i, ", ".join(sorted(ATTRS)), l))
+        if key in hdr:
+            raise HeaderError("%s:%d: %s given twice" % (path, i, key))
+        hdr[key] = val
+    return hdr
+
+def headerline(l):
+    """(KEY, value) of one header line after `// run`, or (None, None)."""
+    for key, rx in ATTRS.items():
+        m = rx.match(l)
+        if m:
+            return key, (int(m.group(1)), m.group(2)) if key == "stackforcemove" else m.group(1)
+    return None, None
+
+def headerfiles(d, name):
+    """The files of program name that may hold its header: NAME.gl, or for
+    a directory the file that declares func main (the others must have
+    none; NAME.cgo, Go's twin of a program that calls C, is not read)."""
+    p = os.path.join(d, name)
+    if not os.path.isdir(p):
+        return [p + ".gl"], p + ".gl"
+    files = sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith(".gl"))
+    mains = [f for f in files if re.search(r"^func main\(\)", open(f, encoding="utf-8", errors="replace").read(), re.M)]
+    if len(mains) != 1:
+        raise HeaderError("%s: %d files declare func main, want 1 (it holds the header)" % (p, len(mains)))
+    return files, mains[0]
+
+def readheaders(d, names):
+    """name -> header of every program; exits, naming every malformed
+    header, if there is one: a header that says nothing right must fail
+    the suite, not leave a program out of it."""
+    hdrs, errs = {}, []
+    for n in names:
+        try:
+            files, main = headerfiles(d, n)
+            for f in files:
+                h = parseheader(f)
+                if h and f != main:
+                    raise HeaderError("%s: a header belongs in %s, the file with func main" % (f, main))
+                if f == main:
+                    hdrs[n] = h
+        except HeaderError as e:
+            errs.append(str(e))
+    if errs:
+        sys.exit("run.py: malformed test headers:\n  " + "\n  ".join(errs))
+    return hdrs
+
+def haskey(hdr, key):
+    """Whether a header names key, a kind or a header line's key."""
+    return key in hdr.get("kinds", ()) or (key != "kinds" and key in hdr)
+
+def programs(d):
+    """The programs of testdata/run: NAME.gl or NAME/, with a NAME.out."""
+    names = sorted(set(f[:-3] for f in os.listdir(d) if f.endswith(".gl")) |
+                   set(f for f in os.listdir(d) if os.path.isdir(os.path.join(d, f))))
+    return [n for n in names if os.path.exists(os.path.join(d, n + ".out"))]
 
 def runenv(name, rates):
     """The environment of program name's run: GLDEBUG's stackforcemove=1
-    becomes stackforcemove=N for the programs STACKFORCEMOVE lists."""
+    becomes stackforcemove=N for the programs in rates (name -> N: their
+    header's `// stackforcemove=N: why`)."""
     dbg = os.environ.get("GLDEBUG", "")
     knobs = dbg.split(",")
     if name not in rates or "stackforcemove=1" not in knobs:
@@ -96,16 +207,6 @@ def cachedexe(glc, src):
         h.update(f.encode() + b"\0" + open(f, "rb").read())
     os.makedirs(cache, exist_ok=True)
     return os.path.join(cache, h.hexdigest()[:32])
-
-def boehmskips(d):
-    """testdata/run/BOEHM: the programs that test what only gl's own
-    collector has, not run when GLFLAGS says -gc=boehm."""
-    names = set()
-    for line in open(os.path.join(d, "BOEHM")):
-        line = line.split("#")[0].strip()
-        if line:
-            names.add(line)
-    return names
 
 def glflags():
     """GLFLAGS: the flags glc adds to every build (tests/boehm.sh: -gc=boehm)."""
@@ -171,25 +272,42 @@ def warmcache(glc, tmp):
     except subprocess.TimeoutExpired:
         pass
 
+def args():
+    """--kind KIND, --list KEY and the NAMEs of the command line."""
+    ap = argparse.ArgumentParser(description="Build and run the programs of testdata/run (see the docstring).")
+    ap.add_argument("--kind", choices=sorted(KINDS), help="only the programs whose `// run` line names KIND")
+    ap.add_argument("--list", metavar="KEY", choices=sorted(KINDS) + sorted(ATTRS),
+                    help="print the programs whose header has KEY, run nothing")
+    ap.add_argument("names", nargs="*", help="only the programs whose name contains one of these")
+    return ap.parse_args()
+
+def select(names, hdrs, key, subs):
+    """The programs whose name contains one of subs (all without any) and,
+    given key, whose header has key; exits if key is a kind no program
+    has: a suite that runs nothing must not pass."""
+    if subs:
+        names = [n for n in names if any(x in n for x in subs)]
+    if key:
+        names = [n for n in names if haskey(hdrs[n], key)]
+        if not names and key in KINDS:
+            sys.exit("run.py: no program%s has `// run %s` in its header" % (" of " + " ".join(subs) if subs else "", key))
+    return names
+
 def main():
     top = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), ".."))
     glc = os.environ.get("GLC", "glc")
     d = os.path.join(top, "testdata", "run")
     limit = float(os.environ.get("GLTEST_TIMEOUT", "60"))
-    names = sorted(set(f[:-3] for f in os.listdir(d) if f.endswith(".gl")) |
-                   set(f for f in os.listdir(d) if os.path.isdir(os.path.join(d, f))))
-    names = [n for n in names if os.path.exists(os.path.join(d, n + ".out"))]
-    if len(sys.argv) > 1:
-        names = [n for n in names if any(a in n for a in sys.argv[1:])]
-
-    rates = forcemoverates(d)
-    skips = boehmskips(d)
-    for listname, listed in (("STACKFORCEMOVE", rates), ("BOEHM", skips)):
-        for n in listed:
-            if n not in names and len(sys.argv) == 1:
-                sys.exit("testdata/run/%s lists %s, which is not a program of testdata/run" % (listname, n))
+    a = args()
+    names = programs(d)
+    hdrs = readheaders(d, names)  # all of them: a bad header fails every run
+    if a.list:
+        print("\n".join(select(names, hdrs, a.list, [])))
+        return
+    names = select(names, hdrs, a.kind, a.names)
     if "-gc=boehm" in glflags():
-        names = [n for n in names if n not in skips]
+        names = [n for n in names if "skip-boehm" not in hdrs[n]]
+    rates = {n: h["stackforcemove"][0] for n, h in hdrs.items() if "stackforcemove" in h}
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         warmcache(glc, tmp)
@@ -202,7 +320,7 @@ def main():
                     print("FAIL %s" % name)
                     for pr in probs:
                         print("    " + pr.replace("\n", "\n    "))
-    print("run: %d programs, %d failed%s%s" % (len(names), failed,
+    print("run: %d programs%s, %d failed%s%s" % (len(names), " (%s)" % a.kind if a.kind else "", failed,
           " (GLDEBUG=%s)" % os.environ["GLDEBUG"] if os.environ.get("GLDEBUG") else "",
           " (GLFLAGS=%s)" % " ".join(glflags()) if glflags() else ""))
     times.sort(reverse=True)

@@ -1,7 +1,8 @@
 #!/bin/sh
-# The concurrency programs of testdata/run again under GLMAXPROCS=1, 2, 4
-# and 8 (run.py runs every program with the default, the CPUs of the
-# affinity mask), and once more with 4 Ps and every stack moved at every
+# The concurrency programs of testdata/run (those whose header says
+# `// run sched`, testdata/README.md) again under GLMAXPROCS=1, 2, 4 and 8
+# (run.py runs every program with the default, the CPUs of the affinity
+# mask), and once more with 4 Ps and every stack moved at every
 # function entry and at every park (GLDEBUG=stackforcemove=1).  Each
 # program has run.py's time limit: a hang is reported, not waited for.
 # Every run checks the runtime's lock order (GLDEBUG=lockrank=1,
@@ -11,16 +12,11 @@
 # ed6c2cd and after alike; and make -j2 check runs two
 # suites side by side).
 here=$(dirname "$0")
-progs="chan_basic chan_panics chan_select deadlock_chan deadlock_nil goexit_main
-goroutines_many sync_stress timers sched_procs select_stress runtime_memstats goroutine_panic
-stack_shrink stack_release preempt_fair preempt_spin syscall_block syscall_threads
-ospipe_many ospipe_timers ospipe_close
-finalizer_order finalizer_pacer finalizer_deadlock finalizer_goroutine mutex_adaptive runtime_stack"
 status=0
 for p in 1 2 4 8; do
 	echo "GLMAXPROCS=$p GLDEBUG=lockrank=1"
-	GLMAXPROCS=$p GLDEBUG=lockrank=1 "$here/run.py" $progs || status=1
+	GLMAXPROCS=$p GLDEBUG=lockrank=1 "$here/run.py" --kind sched || status=1
 done
 echo "GLMAXPROCS=4 GLDEBUG=stackforcemove=1,lockrank=1"
-GLMAXPROCS=4 GLDEBUG=stackforcemove=1,lockrank=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} "$here/run.py" $progs || status=1
+GLMAXPROCS=4 GLDEBUG=stackforcemove=1,lockrank=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} "$here/run.py" --kind sched || status=1
 exit $status
