@@ -488,8 +488,9 @@ static const struct {
 	 "<name>_test — and runs it in the package's directory, printing what go test prints:\n"
 	 "ok or FAIL lines, and with -v (or in the directory, or on failure) the tests' output.\n"
 	 "TestXxx(*testing.T), BenchmarkXxx(*testing.B), ExampleXxx with an Output: comment and\n"
-	 "TestMain(*testing.M), as Go.  -run and -bench take the part of Go's regular expressions\n"
-	 "that test names need (stdlib/testing/match.gl).  Needs a go.mod (glc help modules).\n"
+	 "TestMain(*testing.M), as Go.  -run and -bench are Go's regular expressions (package\n"
+	 "regexp), one per /-separated level of names.  Needs a go.mod (glc help modules), but for\n"
+	 "the standard library's packages.\n"
 	 "glc build's -x -work -m -O -gc=boehm apply.\n"},
 	{"modules",
 	 "A module is a directory tree with a go.mod at its root:\n\n"
