@@ -791,8 +791,8 @@ const char *mutptr(const char *p) { return checkstores ? xprintf("(void *)(uintp
  * NULL).  Its callers, storestmt and store, say what it is for. */
 static const char *storeparts(Place dst, const char *val, Type *t, const char **copy) {
 	*copy = NULL;
-	/* the proofs that the checks can fail (tests/checkstores.sh:
-	 * -d=checkstores rejects the C; tests/gcstress.sh: GLDEBUG=wbshadow
+	/* the proofs that the checks can fail (testdata/checkstores.sh:
+	 * -d=checkstores rejects the C; testdata/gcstress.sh: GLDEBUG=wbshadow
 	 * catches the store at run time): this store written as if it
 	 * bypassed store(), a plain assignment */
 	static int bypass = -1;

@@ -1618,7 +1618,7 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 	 * gl_morestack: stale once the stack moved (gcc reads it through rbp,
 	 * which copystack relocates).  So it is read at once, before the
 	 * check, into a local that lives in registers, and only the local is
-	 * used after (tests/preemptentry.py's check 4). */
+	 * used after (testdata/preemptentry.py's check 4). */
 	Type *u = under(t);
 	if (!byptr && (u->kind == T_STRING || u->kind == T_INTERFACE || u->kind == T_STRUCT ||
 		       u->kind == T_TUPLE || u->kind == T_COMPLEX64 || u->kind == T_COMPLEX128)) {

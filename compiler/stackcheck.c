@@ -23,7 +23,7 @@
  *     leaf:     f's C frame + return address + the 128-byte red zone;
  *     nosplit:  f's C frame + return address + the most that any call it
  *               makes needs: a gl callee's entry, or RTCALL for a call
- *               into the runtime (tests/stackusage.py checks that every
+ *               into the runtime (testdata/stackusage.py checks that every
  *               runtime entry used by generated code fits in RTCALL).
  *
  * Each package's entry sizes are kept next to its cached object (.stk), so

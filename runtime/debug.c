@@ -72,7 +72,7 @@ static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv)
 		return;
 	}
 	/* Go's cpu.popcnt=off: generated code counts bits without POPCNT
-	 * (gl.h's intrinsics; tests/intrinsics runs both ways) */
+	 * (gl.h's intrinsics; testdata/mathlibm.sh runs testdata/run/intrinsics both ways) */
 	if (nn == 10 && memcmp(name, "cpu.popcnt", 10) == 0) {
 		if (nv == 3 && memcmp(val, "off", 3) == 0)
 			gl_x86HasPOPCNT = false;

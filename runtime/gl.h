@@ -54,7 +54,7 @@
  * runtime leaves called from generated code, morestack's register pushes and
  * a leaf's 128-byte red zone.  Go's linux/amd64 StackGuard is 928 bytes;
  * ours is the same number.  glc checks generated code against it
- * (compiler/stackcheck.c), tests/stackusage.py the runtime's entries
+ * (compiler/stackcheck.c), testdata/stackusage.py the runtime's entries
  * (from gcc's -fcallgraph-info=su). */
 #define GL_STACK_GUARD 928
 /* What reflect_call makes free above stackguard0 for GlType.call, whose
@@ -486,7 +486,7 @@ void gl_morestack(G *g);
  * copystack, the collector) follows topframe: the header and the zeroed
  * pointer slots must be in memory before the link makes the frame
  * visible.  gcc would otherwise store the link first (it did in 747 of 801
- * framed functions of one program); tests/preemptentry.py checks the order
+ * framed functions of one program); testdata/preemptentry.py checks the order
  * in the machine code.  The scanner runs on this thread (signal) or after
  * the goroutine stopped (a synchronizing hand-over), so ordering the
  * compiler's stores is enough: x86-64 keeps stores in program order. */
@@ -610,7 +610,7 @@ int64_t typedslicecopy(const GlType *elem, void *dst, int64_t dstlen, const void
  * stack may hold).  A goroutine is stopped only before the compare or
  * after the store.  Written in C, gcc would be free to move the store, or
  * other code, across any label we put around it; inside one asm it cannot.
- * tests/preemptentry.py checks the machine code: every read of the switch
+ * testdata/preemptentry.py checks the machine code: every read of the switch
  * in generated code starts a recorded range that ends after its stores.
  *
  * The slow paths (taken when the switch is on) are calls into runtime C,

@@ -136,7 +136,7 @@ static void pushHeld(M *mp, mutex *l) {
 /* The entry points below run their work on g0 (as Go's do): lock and
  * unlock run on goroutine stacks too, in the reserve band below
  * stackguard0, which a printing call chain would overrun
- * (tests/stackusage.py). */
+ * (testdata/stackusage.py). */
 
 static void lockWithRank_m(void *arg) {
 	mutex *l = arg;

@@ -28,7 +28,7 @@
  *
  * The fast path.  mallocgc is called straight from generated code and
  * from runtime C on the goroutine stack (DESIGN.md S7), so it is a leaf
- * with a small frame (tests/stackusage.py): the size class from a table,
+ * with a small frame (testdata/stackusage.py): the size class from a table,
  * the P from TLS (tls_g->m->p), the cached span, nextFreeFast (a count of
  * trailing zeros, a compare, a shift, two stores, a multiply-add), then
  * clearing if the slot may hold old data (span.needzero; never yet, since
@@ -89,7 +89,7 @@ void mcache_unlockNop(void) {
 
 /* GLDEBUG=gcstress=N: a cycle after every N-th allocation.  With it on,
  * every allocation takes a slow path (mallocslow or largeAlloc), which
- * counts: no extra frame on the way (tests/stackusage.py). */
+ * counts: no extra frame on the way (testdata/stackusage.py). */
 static int64_t stresscount;
 
 static inline bool wantcycle(void) {
@@ -165,7 +165,7 @@ static inline void tinyInstall(mcache *c, uintptr_t x, uint64_t size) {
  * stack (not g0's), it has a P, no runtime lock held, not printing.  If
  * so the request is taken here, where there is room for the calls, and
  * a->stopg says so: the goroutine stack band of mallocgc's callers has
- * room for a switch, not for more (tests/stackusage.py). */
+ * room for a switch, not for more (testdata/stackusage.py). */
 static void allocStopCheck(mallocArgs *a) {
 	M *mp = getm();
 	G *gp = mp->curg;

@@ -817,7 +817,7 @@ typedef struct evacuation {
  * stack; the typed copy (typedmemmove and the barrier entries below it)
  * runs on g0, as the generic one does: on top of mapassign's frames its
  * calls need more than the 512 bytes runtime C may use of the reserve band
- * (tests/stackusage.py), and a switch per evacuated bucket of 8 entries
+ * (testdata/stackusage.py), and a switch per evacuated bucket of 8 entries
  * costs little next to their typed copies. */
 #define DEF_EVACUATE(name, fk) \
 	static void evacuate_##name##_ptrs_m(void *arg) { \

@@ -100,7 +100,7 @@ double math_RoundToEven(G *g, double x) {
  * each (special, random, huge and near-pole arguments): jn used 416
  * bytes, lgamma_r 376, the other Bessel functions, tgamma and remainder
  * 272 to 368, sincos 208, sin, cos and tan 144, the rest under 100
- * (tests/stackusage.py's LIBM lists them all with a bound of 512).  Other
+ * (testdata/stackusage.py's LIBM lists them all with a bound of 512).  Other
  * processors pick other ifunc variants of some; 1024 leaves room for
  * them.
  *
@@ -110,7 +110,7 @@ double math_RoundToEven(G *g, double x) {
  * zeros that are Go's too. */
 #define LIBM_STACK 1024
 
-/* (Written out, not made by a macro: tests/stackusage.py finds the
+/* (Written out, not made by a macro: testdata/stackusage.py finds the
  * check and the call after it by their lines.) */
 double math_libmLog1p(G *g, double x) {
 	RT_STACKCHECK(g, LIBM_STACK, );
@@ -284,7 +284,7 @@ double math_libmYn(G *g, int64_t n, double x) {
  * double and an int), glc's tuple type (runtime/contract.h). */
 
 /* libm's sincos under another name: gcc expands the builtin sincos into a
- * call with no source line, and tests/stackusage.py needs the line to see
+ * call with no source line, and testdata/stackusage.py needs the line to see
  * that the call comes after the stack check. */
 extern void libm_sincos(double x, double *sin, double *cos) __asm__("sincos");
 

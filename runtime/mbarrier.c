@@ -47,7 +47,7 @@
  */
 #include "rt.h"
 
-/* Tests only (tests/unit/barrier_test.c, map_test.c): called by each
+/* Tests only (runtime/barrier_test.c, map_test.c): called by each
  * barrier entry below with its arguments, so a test can check that the
  * barrier is reached exactly for the copies of types with pointers.  NULL
  * in programs: one predictable branch in a call made only for pointerful
@@ -119,7 +119,7 @@ void gcWriteBarrier(G *g, void **slot, void *ptr) {
 		if (GL_UNLIKELY(wbshadowEnabled)) {
 			/* GLDEBUG=wbshadow on the system stack, the slot its one
 			 * argument: this leaf's callers are at the edge of their
-			 * band (tests/stackusage.py) */
+			 * band (testdata/stackusage.py) */
 			systemstack(wbshadowVerify_m, slot);
 			*slot = ptr;
 			systemstack(wbshadowSync_m, slot);
@@ -190,7 +190,7 @@ typedef struct bulkargs {
 
 /* The bulk barriers' work, on the system stack: their callers (map
  * growth, channel hand-offs) are deep in the runtime already, at the edge
- * of the goroutine stack's reserve band (tests/stackusage.py). */
+ * of the goroutine stack's reserve band (testdata/stackusage.py). */
 static void bulkBarrier_m(void *arg) {
 	bulkargs *a = arg;
 	bool heap = spanOfHeap(a->dst) != NULL;

@@ -59,7 +59,7 @@ static bool dying(void) {
 /* Go's words for memory the kernel refused, with what it was for, then
  * the fatal error.  On g0 (systemstack), as gl_throw's printing is: this
  * may be called from runtime code on a goroutine stack, whose budget is
- * small (tests/stackusage.py). */
+ * small (testdata/stackusage.py). */
 typedef struct oomArgs {
 	uint64_t n;
 	const char *what;

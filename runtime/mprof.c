@@ -137,7 +137,7 @@ static bucket *stkbucket(const uintptr_t *stk, int64_t n, uint64_t size) {
 /* ---- sampling (malloc.c calls these on g0) ---- */
 
 /* A uniform double in (0, 1], 53 random bits: the M's fastrand, or on
- * a thread that is no M (tests/unit/heap_test's allocators) the cycle
+ * a thread that is no M (runtime/heap_test's allocators) the cycle
  * counter, hashed. */
 static double uniform01(void) {
 	uint64_t r;

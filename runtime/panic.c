@@ -35,7 +35,7 @@
  * runtime call returns with g->unwinding set), which holds already because
  * the deferred gl code may have moved the stack; the pointer parameters of
  * the checking functions themselves are fixed (GL_FIXPARAM).  Checked
- * functions are where tests/stackusage.py stops counting an entry's chain.
+ * functions are where testdata/stackusage.py stops counting an entry's chain.
  *
  * recover.  Go's rule is that recover stops a panic only when called
  * directly by the deferred function the panic is running.  calldefer

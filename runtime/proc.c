@@ -184,7 +184,7 @@ static const char *const gstatusnames[] = {
 
 /* Printed on g0 (systemstack): goready reaches here from chan.c and
  * select.c on the goroutine stack, where printing does not fit the band
- * (tests/stackusage.py). */
+ * (testdata/stackusage.py). */
 typedef struct badgstatusargs {
 	G *gp;
 	uint32_t oldval, newval;
@@ -1678,7 +1678,7 @@ static void ready_m(void *arg) {
  * the trace on, all of it runs on g0: the trace's call in setgstatus
  * would cost this frame a register kept across it, and goready sits at
  * the bottom of the deepest runtime path on a goroutine stack (selectgo >
- * chan_recv > goready > wakep > startm > lock: tests/stackusage.py). */
+ * chan_recv > goready > wakep > startm > lock: testdata/stackusage.py). */
 void goready(G *gp) {
 	if (GL_UNLIKELY(trace_on)) {
 		systemstack(ready_m, gp);
@@ -2245,7 +2245,7 @@ static void stopTheWorldWithSema(const char *reason) {
  * Grunning, while it waits for the other Ps (as Go's stopTheWorld does).
  * Otherwise a suspendG caller on another P, which keeps its P until it
  * has the goroutine, would wait for a goroutine that waits for that P:
- * neither moves (tests/preempt.sh's preempt_clock, a goroutine whose
+ * neither moves (testdata/preempt.sh's preempt_clock, a goroutine whose
  * allocation started a cycle while ScanStackForTest asked for it).  As
  * Gwaiting it can be claimed and its stack read (systemstack saved
  * g->sched); it never moves meanwhile (isShrinkStackSafe refuses this

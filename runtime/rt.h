@@ -363,7 +363,7 @@ void gl_gostart(void);
  * need bytes are free above stackguard0 below the caller's frame, growing
  * (moving) the stack if they are not, then run fixups (GL_FIXPARAM of the
  * pointer parameters).  A macro, so that the call is on the caller's line,
- * where tests/stackusage.py reads the need.  Never on g0.  PANICSTACK is
+ * where testdata/stackusage.py reads the need.  Never on g0.  PANICSTACK is
  * the need of a panic path's entry (panic.c, alg.c): what runs below it
  * before the next check, a message's allocation and gopanic, with room. */
 void gl_morestackneed(G *g, uintptr_t need);

@@ -66,7 +66,7 @@ static int32_t pctabstate; /* 0 not built, 1 building, 2 ready */
  * were emitted.  Several records share a pc when a function is inlined at
  * the start of another (a goroutine's body in glc's wrapper glgoN, for
  * one: about one function in eight under either compiler, by
- * tests/preemptentry.py's count): the outer function's entry record comes
+ * testdata/preemptentry.py's count): the outer function's entry record comes
  * first, then the inlined one's.  funcentryrec and findrec rely on that
  * order, which heapsort alone does not keep. */
 static bool pcrecless(const pcrec *a, const pcrec *b) {

@@ -31,8 +31,8 @@ GO=${GO:-/usr/lib/go-1.19/bin/go}
 here=$(cd "$(dirname "$0")" && pwd)
 rundir=$here/run
 
-# the programs whose header says skip-go, from tests/run.py, the headers' reader
-skipgo=$(top_srcdir=$(dirname "$here") python3 "$here/../tests/run.py" --list skip-go) || exit 1
+# the programs whose header says skip-go, from testdata/run.py, the headers' reader
+skipgo=$(top_srcdir=$(dirname "$here") python3 "$here/run.py" --list skip-go) || exit 1
 
 is_skipgo() {
 	printf '%s\n' $skipgo | grep -qx "$1"

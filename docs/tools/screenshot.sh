@@ -8,9 +8,9 @@
 # chromium) renders it at WxH (default 1400x900) and writes out.png.
 # -v FROM,TO shows that part of the trace (µs since its start: the page's
 # #view=FROM,TO); default: the whole trace.  Without a trace at hand,
-# tests/tracegen.py makes one:
+# testdata/tracegen.py makes one:
 #
-#   tests/tracegen.py --events 3000 -o /tmp/t.json && docs/tools/screenshot.sh /tmp/t.json trace.png
+#   testdata/tracegen.py --events 3000 -o /tmp/t.json && docs/tools/screenshot.sh /tmp/t.json trace.png
 set -eu
 
 glc=${GLC:-glc}

@@ -1,4 +1,4 @@
-// A module whose tests fail (tests/modules.sh: glc test exits 1 and
+// A module whose tests fail (testdata/modules.sh: glc test exits 1 and
 // prints what go test prints).
 module example.com/failing
 

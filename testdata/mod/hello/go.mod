@@ -1,4 +1,4 @@
-// The sample module of tests/modules.sh: built and run by glc, and by
+// The sample module of testdata/modules.sh: built and run by glc, and by
 // Go 1.19 beside it when Go is installed (the outputs must agree).
 module example.com/hello
 

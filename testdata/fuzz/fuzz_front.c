@@ -1,0 +1,43 @@
+/* fuzz_front.c — a libFuzzer target for glc's front end: the lexer, the
+ * parser and the type checker run on arbitrary input as one file of
+ * package main, in one process, millions of times.  glc must never crash,
+ * hang or leak on any input: it reports errors and goes on.
+ *
+ *   make fuzz-front          # builds testdata/fuzz/fuzz_front with clang
+ *   testdata/fuzz/fuzz_front -max_total_time=600 -timeout=10 corpus/ $(top_srcdir)/testdata/run $(top_srcdir)/testdata/errors
+ *
+ * Every crash it finds becomes a program in testdata/errors (or run). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "parser.h"
+
+/* Imports: only unsafe exists here (loading the standard library for
+ * every input would make the fuzzer slow and test the library, not glc). */
+Package *importpackage(const char *path, Pos pos) {
+	if (!strcmp(path, "unsafe"))
+		return unsafepkg;
+	errorat(pos, "package %s is not in std", path);
+	return NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+	char *src = malloc(size + 1);
+	memcpy(src, data, size);
+	src[size] = 0; /* the lexer's sentinel */
+	inittypes();
+	vpush(&srcfiles, "fuzz.gl");
+	memset(&allpackages, 0, sizeof allpackages);
+	Node *f = parsefile(0, src, size);
+	if (!nerrors() && f->name) {
+		Package *p = xalloc(sizeof *p);
+		p->path = p->name = intern("main");
+		vpush(&p->files, f);
+		checkpackage(p);
+	}
+	clearerrors();
+	freeall();
+	free(src);
+	return 0;
+}

@@ -1,0 +1,34 @@
+#!/bin/sh
+# testdata/gcassist.sh — mark assists (runtime/mgcmark.c, gcAssistAlloc): with
+# one P the background worker marks only in the slices the program leaves
+# it, so without assists bench/gc/pause.gl's two allocators (256 MiB/s
+# against a 32 MiB live set) ran the heap to the pacer's backstop, which
+# finished each mark with the world stopped: 2 cycles in 2 s, HeapSys 308
+# MiB, a 26 ms pause, and the garbage rate fell to 190 MiB/s.  With
+# assists the allocators pay for what they allocate: about 10 cycles,
+# HeapSys near 116 MiB, pauses of a fraction of a millisecond.  The bounds
+# below sit halfway (they must hold on a loaded machine too): HeapSys
+# under 200 MiB and at least 4 cycles; and gctrace's assist CPU is not 0.
+. "$(dirname "$0")/testlib.sh"
+
+build pause "$top_srcdir/bench/gc/pause.gl" || exit 1
+GLMAXPROCS=1 GLDEBUG=gctrace=1 timeout 60 "$tmp/pause" -secs=2 >"$tmp/out" 2>&1
+rc=$?
+res=$(grep '^cycles=' "$tmp/out")
+if [ $rc -ne 0 ] || [ -z "$res" ]; then
+	fail "pause at GLMAXPROCS=1: exit $rc"
+	tail -5 "$tmp/out" | sed 's/^/    /'
+	exit 1
+fi
+cycles=$(echo "$res" | sed 's/.*cycles=\([0-9]*\).*/\1/')
+heap=$(echo "$res" | sed 's/.*heap_sys_mib=\([0-9]*\).*/\1/')
+# the CPU split: "P1+ASSIST/BG/IDLE+P2 ms cpu"; any cycle with assist work
+assisted=$(grep '^gc ' "$tmp/out" | sed 's/.* ms clock, [0-9.]*+\([0-9.]*\)\/.*/\1/' | grep -cv '^0\.000$')
+if [ "$heap" -ge 200 ] || [ "$cycles" -lt 4 ] || [ "$assisted" -eq 0 ]; then
+	fail "GLMAXPROCS=1: HeapSys $heap MiB (want < 200), $cycles cycles (want >= 4), $assisted cycles with assists (want > 0)"
+	echo "    $res"
+	grep '^gc ' "$tmp/out" | tail -3 | sed 's/^/    /'
+else
+	echo "ok   GLMAXPROCS=1: HeapSys $heap MiB, $cycles cycles, $assisted with assists ($res)"
+fi
+exit $status

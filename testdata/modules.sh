@@ -1,0 +1,139 @@
+#!/bin/sh
+# testdata/modules.sh — programs of many packages in a module (compiler/module.c).
+# testdata/mod/hello is a module of five packages (one internal, one whose
+# package name is not its directory's, a second program in cmd/tool):
+#   1. `glc run .` and `glc run ./cmd/tool` (and by its import path) print the goldens (hello.out,
+#      tool.out; tool exits 3), and so do Go 1.19's builds when $GO is set:
+#      init order across packages is Go's;
+#   2. `glc list ./...` prints list.out, as `go list ./...`;
+#   3. `glc build ./...` and `glc build ./greet` (not a program) succeed and
+#      write no file;
+#   4. glc test prints what go test prints (times masked): passing and
+#      failing packages, in package list mode and in the directory, with -v
+#      and -run, subtests, Helper, Fatal, Skip, Cleanup, TempDir, examples
+#      (in an external test package too), a benchmark's columns, TestMain in
+#      a program's tests, a panic and -timeout (testdata/mod/failing,
+#      mainpkg; the goldens test-*.out are also Go's output), and the
+#      standard library's tests of package testing;
+#   5. each module of testdata/mod/errors fails `glc build` with exit 1 and
+#      the messages of its .err file (an import cycle with its chain, the
+#      internal/ rule for the module's and the standard library's, a
+#      program imported, a directory of two packages, a missing package,
+#      a require line, an unexported name), and `glc build ./...` puts a
+#      package's messages under "# its/import/path".
+# Every command has a time limit.
+. "$(dirname "$0")/testlib.sh"
+mod=$top_srcdir/testdata/mod
+export GOFLAGS=-mod=mod GO111MODULE=on GOPATH="$tmp/gopath" GOPROXY=off
+
+# same FILE GOT: GOT must equal FILE
+same() {
+	cmp -s "$1" "$2" || { fail "${1#$top_srcdir/}: the output differs"; diff "$1" "$2" | head -20 | sed 's/^/    /'; }
+}
+
+# the module is copied, so that nothing is written into the source tree
+cp -R "$mod/hello" "$tmp/hello"
+cd "$tmp/hello" || exit 1
+before=$(find . | sort)
+
+timeout 300 "$GLC" run . >"$tmp/hello.got" 2>&1 || fail "glc run .: exit $?"
+same "$mod/hello.out" "$tmp/hello.got"
+timeout 300 "$GLC" run ./cmd/tool >"$tmp/tool.got" 2>&1
+rc=$?
+[ $rc -eq 3 ] || fail "glc run ./cmd/tool: exit $rc, want 3"
+same "$mod/tool.out" "$tmp/tool.got"
+timeout 300 "$GLC" run example.com/hello/cmd/tool >"$tmp/tool2.got" 2>&1
+[ $? -eq 3 ] || fail "glc run example.com/hello/cmd/tool: not exit 3"
+same "$mod/tool.out" "$tmp/tool2.got"
+timeout 60 "$GLC" list ./... >"$tmp/list.got" 2>&1 || fail "glc list ./...: exit $?"
+same "$mod/list.out" "$tmp/list.got"
+timeout 300 "$GLC" build ./... >"$tmp/build.got" 2>&1 || { fail "glc build ./...: exit $?"; cat "$tmp/build.got"; }
+timeout 300 "$GLC" build ./greet >>"$tmp/build.got" 2>&1 || { fail "glc build ./greet: exit $?"; cat "$tmp/build.got"; }
+[ -s "$tmp/build.got" ] && { fail "glc build ./... printed:"; sed 's/^/    /' "$tmp/build.got"; }
+[ "$(find . | sort)" = "$before" ] || fail "glc build ./... wrote into the module: $(find . -newer go.mod)"
+
+if [ -n "${GO:-}" ] && [ -x "$GO" ]; then
+	# Go 1.19 on the same module: the goldens are Go's output
+	timeout 300 "$GO" build -o "$tmp/hello.go.bin" . && timeout 60 "$tmp/hello.go.bin" >"$tmp/hello.go" 2>&1 &&
+		same "$mod/hello.out" "$tmp/hello.go" || fail "Go 1.19 on testdata/mod/hello"
+	timeout 300 "$GO" build -o "$tmp/tool.go.bin" ./cmd/tool || fail "Go 1.19 cannot build cmd/tool"
+	timeout 60 "$tmp/tool.go.bin" >"$tmp/tool.go" 2>&1
+	[ $? -eq 3 ] || fail "Go's cmd/tool did not exit 3"
+	same "$mod/tool.out" "$tmp/tool.go"
+	timeout 60 "$GO" list ./... >"$tmp/list.go" 2>&1 && same "$mod/list.out" "$tmp/list.go" || fail "go list ./..."
+else
+	echo "note: Go 1.19 not found (GO): the goldens are not compared with Go's output"
+fi
+
+# glc test: goldens with the times masked, compared with Go's output too
+mask() { sed -E 's/\(([0-9]+\.[0-9]+)s\)/(X.XXs)/; s/\t[0-9]+\.[0-9]+s$/\tX.XXXs/' "$@"; }
+# gotest NAME DIR WANTRC ARGS...: glc test ARGS in DIR, exit WANTRC, output NAME.out
+gotest() {
+	name=$1 dir=$2 want=$3
+	shift 3
+	cd "$tmp/$dir" || exit 1
+	timeout 300 "$GLC" test "$@" >"$tmp/$name.raw" 2>&1
+	rc=$?
+	[ $rc -eq "$want" ] || fail "$name: glc test $*: exit $rc, want $want"
+	mask "$tmp/$name.raw" >"$tmp/$name.got"
+	same "$mod/$name.out" "$tmp/$name.got"
+	if [ -n "${GO:-}" ] && [ -x "$GO" ]; then
+		timeout 300 "$GO" test -vet=off "$@" >"$tmp/$name.goraw" 2>&1
+		rc=$?
+		[ $rc -eq "$want" ] || fail "$name: go test $*: exit $rc, want $want"
+		mask "$tmp/$name.goraw" >"$tmp/$name.go"
+		same "$mod/$name.out" "$tmp/$name.go"
+	fi
+}
+cp -R "$mod/failing" "$tmp/failing"
+gotest test-hello hello 0 ./...
+gotest test-hello-v hello 0 -v ./...
+gotest test-failing failing 1 ./...
+gotest test-failing-local failing 1
+gotest test-failing-run failing 1 -v -run 'Sub/bad|Positive' .
+# -run's elements are regular expressions (package regexp); a bad one is
+# reported before anything runs, in Go's words
+gotest test-failing-regexp failing 1 -v -run 'Sub[a-z]+/^(b.d|o[k])$|Pos{1}it' .
+gotest test-failing-badrun failing 1 -run 'Pos|Sub/b(' .
+# a benchmark run 100 times: go test's columns (the figures differ)
+cd "$tmp/hello" || exit 1
+timeout 300 "$GLC" test -run XXX -bench . -benchtime 100x ./greet >"$tmp/bench.got" 2>&1 || fail "glc test -bench: exit $?"
+grep -Eq '^BenchmarkHello(-[0-9]+)? +	     100	 +[0-9.]+ ns/op	 +[0-9]+ B/op	 +[0-9]+ allocs/op$' "$tmp/bench.got" &&
+	grep -q '^pkg: example.com/hello/greet$' "$tmp/bench.got" ||
+	{ fail "glc test -bench printed:"; sed 's/^/    /' "$tmp/bench.got"; }
+# a program's tests, with TestMain; then a panic, then a timeout
+cp -R "$mod/mainpkg" "$tmp/mainpkg"
+gotest test-mainpkg mainpkg 0 -v
+cd "$tmp/mainpkg" || exit 1
+PANIC=1 timeout 300 "$GLC" test >"$tmp/panic.got" 2>&1
+rc=$?
+{ [ $rc -eq 1 ] && grep -q '^--- FAIL: TestPanic' "$tmp/panic.got" && grep -q '^panic: boom \[recovered\]' "$tmp/panic.got" &&
+	grep -q '^FAIL	example.com/mainpkg' "$tmp/panic.got"; } || { fail "a panicking test (exit $rc):"; head -12 "$tmp/panic.got" | sed 's/^/    /'; }
+SLOW=1 timeout 300 "$GLC" test -timeout 300ms >"$tmp/slow.got" 2>&1
+rc=$?
+{ [ $rc -eq 1 ] && grep -q '^panic: test timed out after 300ms' "$tmp/slow.got"; } ||
+	{ fail "a test past -timeout (exit $rc):"; head -12 "$tmp/slow.got" | sed 's/^/    /'; }
+
+# the standard library's own tests (stdlib/testing/match_test.gl), named
+# by import path as go test names them: no module needed
+cd "$tmp" || exit 1
+timeout 300 "$GLC" test testing >"$tmp/std.got" 2>&1 && grep -q '^ok  	testing	' "$tmp/std.got" ||
+	{ fail "glc test testing:"; sed 's/^/    /' "$tmp/std.got"; }
+
+for d in "$mod"/errors/*/; do
+	name=$(basename "$d")
+	cp -R "$d" "$tmp/err-$name"
+	cd "$tmp/err-$name" || exit 1
+	timeout 300 "$GLC" build -o /dev/null . >"$tmp/$name.got" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || fail "errors/$name: glc build exit $rc, want 1"
+	same "$mod/errors/$name.err" "$tmp/$name.got"
+done
+cd "$tmp/err-unexported" || exit 1
+timeout 300 "$GLC" build ./... >"$tmp/all.got" 2>&1
+[ $? -eq 1 ] || fail "errors/unexported: glc build ./... did not fail"
+{ echo "# example.com/unexported"; cat "$mod/errors/unexported.err"; } | cmp -s - "$tmp/all.got" ||
+	{ fail "errors/unexported: glc build ./... printed:"; sed 's/^/    /' "$tmp/all.got"; }
+
+[ $status -eq 0 ] && echo "modules: testdata/mod passed"
+exit $status

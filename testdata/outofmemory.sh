@@ -1,0 +1,51 @@
+#!/bin/sh
+# testdata/outofmemory.sh — fatal errors that must say why even when the
+# kernel refuses memory (issue 24): each testdata/runtime/oom_*.gl program
+# is driven into one refusal and must exit 2 with Go's report —
+# "runtime: out of memory: cannot allocate N-byte block (M in use) for
+# WHAT", "fatal error: out of memory" — and its goroutine's traceback,
+# printed from memory set aside at start-up (the traceback's tables are
+# built on first use, after mmap has already failed).
+#   oom_heap      the heap cannot grow under an address-space limit (ulimit -v);
+#   oom_stack     a goroutine's stack cannot double under the same limit;
+#   oom_mapcount  the program used up vm.max_map_count itself: no new
+#                 mapping at all, for the heap or for the report.
+# Every program runs under timeout: a hang is a failure, never a wait.
+. "$(dirname "$0")/testlib.sh"
+
+# oom NAME LIMIT_KB WHAT FRAME: run testdata/runtime/NAME.gl (ulimit -v
+# LIMIT_KB unless it is -) and check the report names WHAT and FRAME.
+oom() {
+	build "$1" "$top_srcdir/testdata/runtime/$1.gl" || return
+	(
+		[ "$2" = - ] || ulimit -v "$2"
+		exec timeout 120 "$tmp/$1" >"$tmp/$1.out" 2>"$tmp/$1.err"
+	)
+	rc=$?
+	e="$tmp/$1.err"
+	if [ $rc -eq 124 ]; then
+		fail "$1: killed after 120 s (timeout)"
+	elif [ $rc -ne 2 ]; then
+		fail "$1: exit $rc, want 2"
+	elif ! grep -q "^runtime: out of memory: cannot allocate [0-9]*-byte block ([0-9]* in use) for $3" "$e"; then
+		fail "$1: no 'runtime: out of memory: cannot allocate ... for $3' line"
+	elif ! grep -q "^fatal error: out of memory$" "$e"; then
+		fail "$1: no 'fatal error: out of memory' line"
+	elif ! grep -q "^goroutine [0-9]* \[" "$e" || ! grep -q "^$4(" "$e"; then
+		fail "$1: no traceback with $4"
+	else
+		echo "ok   $1: $(head -1 "$e" | cut -c1-100)"
+		return
+	fi
+	head -20 "$e" | sed 's/^/    /'
+}
+
+oom oom_heap 1000000 "the heap" main.main
+oom oom_stack 400000 "a goroutine stack" main.down
+max=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
+if [ "$max" -gt 0 ] && [ "$max" -le 1100000 ]; then
+	oom oom_mapcount - "the heap" main.main
+else
+	echo "skip oom_mapcount: vm.max_map_count is $max"
+fi
+exit $status

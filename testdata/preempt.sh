@@ -1,0 +1,118 @@
+#!/bin/sh
+# testdata/preempt.sh — preemption (issue 6), what testdata/run cannot say with
+# a golden file from Go: run.py already runs preempt_spin and preempt_fair
+# there (a loop with no preemption point lets main run; loops in many
+# goroutines all progress).  Here:
+#   1. the runtime's own tests, testdata/runtime/preempt_*.gl against their
+#      .out (written by hand: they use gl's test hooks), as they are and with
+#      every stack moved at every function entry (GLDEBUG=stackforcemove=1):
+#      registers kept alive across a forced stack scan, a storm of
+#      preemption requests against deep recursion, signals landing in the
+#      runtime's own stack switches (preempt_clock);
+#   2. GLDEBUG=asyncpreemptoff=1: bench/preempt/preempt.gl hangs, and
+#      `timeout 5` ends it with 124; leaf.gl's loop through a frameless leaf
+#      hangs too, its loop through a function with a prologue does not;
+#   3. the SIGQUIT dump lists every goroutine with its gl function and
+#      file:line, the running ones too, then the registers; exit status 2;
+#      GLTRACEBACK=none leaves the goroutines out;
+#   4. testdata/preemptentry.py: the machine code keeps what the signal
+#      handler's safe-point test assumes (skipped without objdump).
+# Every program runs under timeout: a hang is a failure, never a wait.
+. "$(dirname "$0")/testlib.sh"
+
+# 1. testdata/runtime/preempt_*.gl
+for src in "$top_srcdir"/testdata/runtime/preempt_*.gl "$top_srcdir"/testdata/runtime/gc_*.gl; do
+	n=$(basename "$src" .gl)
+	build "$n" "$src" || continue
+	checkmoved "$n" "$src" 120
+done
+
+# 2. asyncpreemptoff
+if build preempt "$top_srcdir/bench/preempt/preempt.gl" && build leaf "$top_srcdir/bench/preempt/leaf.gl"; then
+	expect() { # want-exit description command...
+		want=$1 what=$2
+		shift 2
+		"$@" >"$tmp/out" 2>&1
+		rc=$?
+		if [ $rc -eq "$want" ]; then
+			echo "ok   $what: exit $rc"
+		else
+			fail "$what: exit $rc, want $want"
+			head -5 "$tmp/out" | sed 's/^/    /'
+		fi
+	}
+	expect 0 "preempt" timeout 5 "$tmp/preempt"
+	expect 124 "preempt, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/preempt"
+	expect 124 "leaf -mode=leaf, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/leaf" -mode=leaf
+	expect 0 "leaf -mode=call, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/leaf" -mode=call
+	expect 0 "leaf -mode=leaf" timeout 5 "$tmp/leaf" -mode=leaf
+fi
+
+# 3. SIGQUIT
+sigquit() { # GLTRACEBACK value; leaves the dump in $tmp/sq.err, the exit status in $rc
+	# The previous run's "ready" must not be seen: the shell goes on
+	# before the child truncates sq.out, and a SIGQUIT sent before the
+	# program installs its handler is lost (a background job starts with
+	# SIGQUIT ignored), leaving timeout to end the run with 124.
+	rm -f "$tmp/sq.out"
+	GLTRACEBACK=$1 timeout 20 "$tmp/sigquit" >"$tmp/sq.out" 2>"$tmp/sq.err" &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ] && ! grep -qs ready "$tmp/sq.out"; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -QUIT $pid 2>/dev/null
+	wait $pid
+	rc=$?
+}
+if build sigquit "$top_srcdir/testdata/runtime/sigquit.gl"; then
+	sigquit ""
+	probs=""
+	[ $rc -eq 2 ] || probs="$probs exit=$rc(want 2)"
+	grep -q '^SIGQUIT: quit$' "$tmp/sq.err" || probs="$probs no-header"
+	grep -q '^PC=0x[0-9a-f]* m=[0-9]* sigcode=' "$tmp/sq.err" || probs="$probs no-PC-line"
+	n=$(grep -c '^goroutine [0-9]* \[' "$tmp/sq.err")
+	[ "$n" -eq 5 ] || probs="$probs goroutines=$n(want 5)"
+	# as Go prints them: "()" for a function without arguments; "(...)"
+	# where Go prints argument words (blocked's channel), which gl does not have
+	for f in main spinner ticker sleeper; do
+		grep -q "^main\.$f()\$" "$tmp/sq.err" || probs="$probs no-main.$f()"
+	done
+	grep -q "^main\.blocked(\.\.\.)\$" "$tmp/sq.err" || probs="$probs no-main.blocked(...)"
+
+	[ "$(grep -c '^	.*sigquit\.gl:[0-9]* +0x[0-9a-f]*$' "$tmp/sq.err")" -ge 5 ] || probs="$probs few-file:line"
+	[ "$(grep -c '^goroutine [0-9]* \[running\]:$' "$tmp/sq.err")" -eq 2 ] || probs="$probs running!=2"
+	grep -q '^goroutine [0-9]* \[chan receive\]:$' "$tmp/sq.err" || probs="$probs no-chan-receive"
+	[ "$(grep -c '^goroutine [0-9]* \[sleep\]:$' "$tmp/sq.err")" -eq 2 ] || probs="$probs sleep!=2"
+	grep -q 'stack unavailable' "$tmp/sq.err" && probs="$probs stack-unavailable"
+	# the four go statements of main, each under its goroutine (Go's printCreatedBy)
+	[ "$(grep -c '^created by main\.main$' "$tmp/sq.err")" -eq 4 ] || probs="$probs created-by!=4"
+	for l in 43 44 45 46; do
+		grep -A1 '^created by main\.main$' "$tmp/sq.err" | grep -q "^	.*sigquit\.gl:$l +0x[0-9a-f]*\$" ||
+			probs="$probs no-created-by-line-$l"
+	done
+	grep -q '^rip    0x' "$tmp/sq.err" || probs="$probs no-registers"
+	if [ -n "$probs" ]; then
+		fail "SIGQUIT dump:$probs"
+		sed 's/^/    /' "$tmp/sq.err" | head -60
+	else
+		echo "ok   SIGQUIT dump: 5 goroutines, created by lines, exit 2"
+	fi
+	sigquit none
+	n=$(grep -c '^goroutine ' "$tmp/sq.err")
+	if [ $rc -ne 2 ] || [ "$n" -ne 0 ] || ! grep -q '^SIGQUIT: quit$' "$tmp/sq.err"; then
+		fail "SIGQUIT with GLTRACEBACK=none: exit $rc, $n goroutines"
+	else
+		echo "ok   SIGQUIT with GLTRACEBACK=none: no goroutines, exit 2"
+	fi
+fi
+
+# 4. the machine code
+set -- "$tmp"/preempt "$tmp"/leaf "$tmp"/sigquit "$tmp"/preempt_regs "$tmp"/preempt_storm
+ls "$@" >/dev/null 2>&1 && {
+	python3 "$here/preemptentry.py" "$@"
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+}
+exit $status

@@ -1,0 +1,58 @@
+#!/bin/sh
+# testdata/scavenge.sh — the scavenger's knobs (runtime/mgcscavenge.c), which
+# testdata/run cannot set: testdata/runtime/scav_env.gl makes 300 MiB of
+# garbage, collects it, and says whether it stayed resident and whether
+# it fell under 96 MiB in time.
+#   GLGC=off                 no heap goal: the memory stays (1 s allowed)
+#   GLGC=off GLMEMLIMIT=64MiB   the limit alone brings it down (20 s allowed)
+#   GLMEMLIMIT=junk          ignored, as off
+#   GLDEBUG=scavtrace=1      Go's line, "scav N KiB work, N KiB total, N% util",
+#                            once per cycle and " (forced)" for FreeOSMemory
+# Every run is under timeout: a hang is a failure.
+. "$(dirname "$0")/testlib.sh"
+
+prog=$top_srcdir/testdata/runtime/scav_env.gl
+build scav_env "$prog" || exit 1
+
+# run NAME ARGS WANT ENV...: run with ENV and ARGS (the wait in seconds,
+# and "kept" to report whether the memory stayed for 0.5 s), compare
+# stdout+stderr (less scavtrace lines) with WANT.
+run() {
+	name=$1 args=$2 want=$3
+	shift 3
+	env "$@" timeout 120 "$tmp/scav_env" $args >"$tmp/$name.out" 2>&1
+	rc=$?
+	grep -v '^scav ' "$tmp/$name.out" >"$tmp/$name.got"
+	printf '%s\n' "$want" >"$tmp/$name.want"
+	if [ $rc -ne 0 ]; then
+		fail "$name: exit $rc"
+		tail -5 "$tmp/$name.out" | sed 's/^/    /'
+	elif ! cmp -s "$tmp/$name.want" "$tmp/$name.got"; then
+		fail "$name: output differs"
+		diff "$tmp/$name.want" "$tmp/$name.got" | sed 's/^/    /'
+	else
+		echo "ok   $name"
+	fi
+}
+
+kept="kept after 0.5 s: true
+under 96 MiB in time: false
+under 96 MiB after FreeOSMemory: true"
+returned="under 96 MiB in time: true
+under 96 MiB after FreeOSMemory: true"
+run gcoff "1 kept" "$kept" GLGC=off
+run memlimit 20 "$returned" GLGC=off GLMEMLIMIT=64MiB
+run badlimit "1 kept" "$kept" GLGC=off GLMEMLIMIT=64XB
+run scavtrace 20 "$returned" GLDEBUG=scavtrace=1
+t=$tmp/scavtrace.out
+line='^scav [0-9][0-9]* KiB work, [0-9][0-9]* KiB total, [0-9][0-9]*% util'
+if [ "$(grep -c "^scav " "$t")" -lt 2 ] || grep "^scav " "$t" | grep -v "$line\( (forced)\)\{0,1\}\$" >/dev/null; then
+	fail "scavtrace: want Go's lines"
+	grep "^scav " "$t" | head -5 | sed 's/^/    /'
+elif [ "$(grep "$line (forced)\$" "$t" | wc -l)" -ne 1 ] || ! grep "^scav " "$t" | tail -1 | grep -q "(forced)"; then
+	fail "scavtrace: want one (forced) line, for FreeOSMemory"
+	grep "^scav " "$t" | tail -3 | sed 's/^/    /'
+else
+	echo "ok   scavtrace lines: $(grep -c "^scav " "$t"), the last: $(grep "^scav " "$t" | tail -1)"
+fi
+exit $status
