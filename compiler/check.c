@@ -17,9 +17,6 @@ Vec allpackages;
 static Obj *curdecl;        /* package-level var or func whose code is being checked */
 static const char *blank;
 
-static const char *ts(Type *t) { return typestrq(t, curpkg); }
-static bool bad(Type *t) { return !t || t->kind == T_BAD; }
-
 static Type *tupleof_results(Type *sig) {
 	Vec ts = {0};
 	for (int i = 0; i < sig->results.n; i++)

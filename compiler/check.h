@@ -65,6 +65,21 @@ const char *opdesc(Node *n);
 bool implements(Type *t, Type *iface, const char **why);
 Obj *lookupfieldormethod(Type *t, const char *name, Vec *path, int *kind, bool *indirect);
 Type *checkcall(Node *n, bool stmt);
+Type *checkbuiltin(Node *n, int b, bool stmt); /* builtin.c: a call of built-in b */
+/* expr.c's, for builtin.c */
+bool convertuntyped2(Node *n, Type *t, const char *context);
+int64_t checkintval(Node *n, const char *what, int64_t bound, bool allowneg); /* -2: reported */
+int64_t checkindexval(Node *n, const char *what, int64_t bound);
+bool ordered(Type *t);              /* < and > apply */
+Type *checkcomplit(Node *n, Type *elided);
+/* The checker's shorthands: a type as messages quote it, whether a type is
+ * the error type, and n marked as failed (the error type). */
+static inline const char *ts(Type *t) { return typestrq(t, curpkg); }
+static inline bool bad(Type *t) { return !t || t->kind == T_BAD; }
+static inline Type *fail(Node *n) {
+	n->type = t_bad;
+	return t_bad;
+}
 void checkfunclit(Node *n);
 void collectmethods(Type *t, Vec *out);  /* full method set of t (for itabs): Method* */
 bool ismethodset(Type *t, Method *m);    /* m is in t's method set (value or pointer) */

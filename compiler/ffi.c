@@ -22,8 +22,6 @@
 
 #include "check.h"
 
-static const char *ts(Type *t) { return typestrq(t, curpkg); }
-
 /* The code of a value of type t in a GlFfiFunc's signature (runtime/ffi.c),
  * or 0 if C may not be passed one. */
 char fficode(Type *t) {
