@@ -155,7 +155,7 @@ static void resolve_m(void *arg) {
 
 static void free_m(void *p) { free(p); }
 
-/* Panic with the text m made on g0: a runtime.Error, as the issue's user
+/* Panic with the text m made on g0: a runtime.Error, as a user
  * would look it up (the loader's words name the library or the symbol). */
 static GL_NOINLINE void panicmsg(G *g, char *m) {
 	if (m == NULL) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The concurrent mark's long proof (issue 13; docs/gc.md, "The concurrent
+# The concurrent mark's long proof (docs/gc.md, "The concurrent
 # mark"): the concurrency programs of testdata/run (those whose header says
 # `// run gcloop`, testdata/README.md), each built once, run
 # ROUNDS times (default 100) with the mark concurrent, a cycle at every 7th

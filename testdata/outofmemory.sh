@@ -1,6 +1,6 @@
 #!/bin/sh
 # testdata/outofmemory.sh — fatal errors that must say why even when the
-# kernel refuses memory (issue 24): each testdata/runtime/oom_*.gl program
+# kernel refuses memory (docs/stacks.md): each testdata/runtime/oom_*.gl program
 # is driven into one refusal and must exit 2 with Go's report —
 # "runtime: out of memory: cannot allocate N-byte block (M in use) for
 # WHAT", "fatal error: out of memory" — and its goroutine's traceback,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The standard library is written here (issue 15): two checks, part of make
+"""The standard library is written here (README.md, the rule): two checks, part of make
 check.
 
 1. No file of stdlib/, runtime/ or compiler/ carries another project's

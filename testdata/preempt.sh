@@ -1,5 +1,5 @@
 #!/bin/sh
-# testdata/preempt.sh — preemption (issue 6), what testdata/run cannot say with
+# testdata/preempt.sh — preemption (docs/preempt.md), what testdata/run cannot say with
 # a golden file from Go: run.py already runs preempt_spin and preempt_fair
 # there (a loop with no preemption point lets main run; loops in many
 # goroutines all progress).  Here:

@@ -261,7 +261,7 @@ def warmcache(glc, tmp):
     and with a generous limit, before the timed builds: with a cold
     $GLCACHE the first builds compile the standard library (tens of C
     files), and several of them at once on a loaded machine took longer
-    than a build's 120 s — slow, not hung (issue 21).  A failure here is
+    than a build's 120 s — slow, not hung.  A failure here is
     not reported: the program's own build reports it."""
     src = os.path.join(tmp, "warm.gl")
     with open(src, "w") as f:

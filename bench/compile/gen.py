@@ -3,7 +3,7 @@
 ordinary code (structs and methods, interfaces, closures, maps, slices,
 switches, loops, strings, defer/recover), each block different in its
 constants so that nothing is shared.  It is the input of the compile-speed
-benchmark (bench/compile/run): the issue's target is glc + cc on a
+benchmark (bench/compile/run): the target is glc + cc on a
 2,000-line program in under 3 s."""
 import sys
 

@@ -36,7 +36,7 @@ def elseif(n):
 def funcs(n):
     # 50 calls to a group function, each group calling the next: a
     # function of some 400 calls or more can get a C frame over the 800
-    # bytes allowed before the stack check, which glc rejects (issue 21)
+    # bytes allowed before the stack check, which glc rejects (compiler/stackcheck.c)
     defs = "".join("func f%d(x int) int { return x*%d + %d }\n" % (i, i % 13 + 1, i % 7) for i in range(n))
     ng = (n + 49) // 50
     groups = "".join("func g%d() (s int) {\n%s%s\treturn\n}\n" % (

@@ -1,6 +1,6 @@
 package main
 
-// A bit-twiddling kernel (issue 23): population counts, leading and
+// A bit-twiddling kernel (gl.h's intrinsics): population counts, leading and
 // trailing zeros and rotations over a xorshift stream, 200,000,000 words.
 // Go compiles the math/bits calls to single instructions; gl to its
 // intrinsics (runtime/gl.h).
