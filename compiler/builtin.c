@@ -516,7 +516,7 @@ static Type *checkslicedata(Node *n, const char *name) {
 	return n->type;
 }
 
-Type *checkbuiltin(Node *n, int b, bool stmt) {
+Type *checkbuiltin(Node *n, int b) {
 	Node *fn = n->a;
 	const char *name = fn->kind == N_SELECTOR ? xprintf("unsafe.%s", fn->name) : fn->name;
 	n->flags |= NF_CALLEE_BUILTIN;
@@ -576,7 +576,6 @@ Type *checkbuiltin(Node *n, int b, bool stmt) {
 		errorat(n->pos, "%s not supported", name);
 		return fail(n);
 	}
-	(void)stmt;
 }
 
 /* unsafe.Slice(ptr *T, len) []T and unsafe.String(ptr *byte, len) string:

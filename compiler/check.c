@@ -1358,7 +1358,7 @@ static void checkgo(Node *n, const char *what) {
 		checkexpr(n->a);
 		return;
 	}
-	Type *t = checkcall(c, true);
+	Type *t = checkcall(c);
 	(void)t;
 	if (c->flags & NF_CONVERSION) {
 		errorat(c->pos, "%s requires function call, not conversion", what);
@@ -1382,7 +1382,7 @@ static void exprstmt(Node *n) {
 	while (c->kind == N_PAREN)
 		c = c->a;
 	if (c->kind == N_CALL) {
-		Type *t = checkcall(c, true);
+		Type *t = checkcall(c);
 		if (c != e) {
 			e->type = t;
 			e->flags = c->flags;

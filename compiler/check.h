@@ -64,8 +64,8 @@ const char *exprstr(Node *n);
 const char *opdesc(Node *n);
 bool implements(Type *t, Type *iface, const char **why);
 Obj *lookupfieldormethod(Type *t, const char *name, Vec *path, int *kind, bool *indirect);
-Type *checkcall(Node *n, bool stmt);
-Type *checkbuiltin(Node *n, int b, bool stmt); /* builtin.c: a call of built-in b */
+Type *checkcall(Node *n);
+Type *checkbuiltin(Node *n, int b); /* builtin.c: a call of built-in b */
 /* expr.c's, for builtin.c */
 bool convertuntyped2(Node *n, Type *t, const char *context);
 int64_t checkintval(Node *n, const char *what, int64_t bound, bool allowneg); /* -2: reported */

@@ -537,13 +537,12 @@ static void emitassign(Node *n) {
 	/* phase one: left operands, then right values; phase two: stores */
 	extern Node *stablelhs(Node *l, bool rhscalls);
 	Vec ls = {0};
-	bool calls = false;
-	for (int i = 0; i < n->list2.n; i++)
-		if (hascall(n->list2.v[i]) || ((Node *)n->list2.v[i])->kind == N_CALL)
-			calls = true;
+	/* every left side is held by its address, calls on the right or not:
+	 * a store of phase two may change what another left side reads
+	 * (a[i], i = 1, 2) */
 	for (int i = 0; i < n->list.n; i++) {
 		Node *l = n->list.v[i];
-		vpush(&ls, isblankid(l) ? l : stablelhs(l, true || calls));
+		vpush(&ls, isblankid(l) ? l : stablelhs(l, true));
 	}
 	assignlist(&ls, &n->list2, declare);
 }

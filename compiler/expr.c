@@ -2040,7 +2040,7 @@ match:;
 	}
 }
 
-Type *checkcall(Node *n, bool stmt) {
+Type *checkcall(Node *n) {
 	Node *fn = n->a;
 	Type *ft = checkexpr(fn);
 	n->flags |= NF_HASCALL;
@@ -2050,7 +2050,7 @@ Type *checkcall(Node *n, bool stmt) {
 		return checkconversion(n, ft);
 	}
 	if (fn->flags & NF_BUILTIN)
-		return checkbuiltin(n, fn->obj->builtin, stmt);
+		return checkbuiltin(n, fn->obj->builtin);
 	if (fn->flags & NF_NOVALUE) { /* f()(): before bad(), which a missing type is */
 		errorat(startpos(fn), "%s (no value) used as value or type", exprstr(fn));
 		return fail(n);
@@ -2188,7 +2188,7 @@ static Type *checkexpr1(Node *n) {
 		return t;
 	}
 	case N_CALL:
-		return checkcall(n, false);
+		return checkcall(n);
 	case N_STAR: {
 		Type *t = checkexpr(n->a);
 		if (n->a->flags & NF_NOVALUE) { /* *f() of a call with no value */
