@@ -3,10 +3,11 @@
  * typedmemmove, typedmemclr, memclrHasPointers and typedslicecopy copy and
  * clear the right bytes, overlapping slice copies in both directions
  * included; and the write barrier's entries (bulkBarrierPreWrite and
- * friends, no-ops today) are reached exactly for types with pointers, with
+ * friends) are reached exactly for types with pointers, with
  * the range the barrier will have to cover — directly, and through the
  * runtime's users: a channel's buffer, growslice, convT, reflect's copies
- * and sort's swap.  gcWriteBarrierTestHook counts the calls.
+ * and sort's swap.  gcWriteBarrierTestHook counts the calls.  Outside the
+ * heap, a typed copy shades only its type's pointer words (test_nonheap).
  *
  * The program starts the runtime (gl_main) with GLMAXPROCS=1 and moves to
  * g0 at once, as heap_test does: the channel operations here never park
@@ -259,6 +260,65 @@ static void test_iface_reflect_sort(void) {
 	CHECK(memcmp(arr + 6, want + 6, 24) != 0 && ncalls == 0, "sort's swap onto itself, or of scalars: no barrier");
 }
 
+/* ---- what the barrier shades outside the heap ---- */
+
+/* Whether v is among the words the barrier put in this P's buffer since
+ * entry from. */
+static bool shaded(uint32_t from, uintptr_t v) {
+	wbBuf *b = &getm()->p->wbBuf;
+	for (uint32_t i = from; i < b->next; i++)
+		if (b->buf[i] == v)
+			return true;
+	return false;
+}
+
+/* struct { a int; p *T }: a scalar before the pointer, so the barrier's
+ * range (ptrdata, 16 bytes) holds both */
+static const uint8_t mask_01[] = {0x2};
+static const GlType t_ip = {.size = 16, .ptrdata = 16, .kind = GL_KIND_STRUCT, .align = 8, .gcdata = mask_01,
+			    .str = GS("main.ip")};
+
+/* A typed copy into memory outside the heap (a package variable; here a
+ * static) shades the old and new value of the type's pointer words only:
+ * a scalar that looks like an address is not greyed (it would keep what
+ * it points to for a cycle).  An untyped clear still shades every word.
+ * The barrier is switched on by hand and its buffer put back after: the
+ * words are not heap addresses, and nothing is marking. */
+static void test_nonheap(void) {
+	static uint64_t dst[4], src[4];
+	wbBuf *b = &getm()->p->wbBuf;
+	uint32_t from = b->next;
+	fill(dst, 4, 41);
+	fill(src, 4, 42);
+	uint64_t d[4], s[4];
+	memcpy(d, dst, sizeof d);
+	memcpy(s, src, sizeof s);
+	writeBarrier.enabled = true;
+	typedmemmove(&t_ip, dst, src);
+	bool ptrs = shaded(from, d[1]) && shaded(from, s[1]);
+	bool scalars = shaded(from, d[0]) || shaded(from, s[0]);
+	b->next = from;
+	/* two values end to end, and a clear */
+	memcpy(dst, d, sizeof d);
+	typedslicecopy(&t_ip, dst, 2, src, 2);
+	bool ptrs2 = shaded(from, d[1]) && shaded(from, s[1]) && shaded(from, d[3]) && shaded(from, s[3]);
+	bool scalars2 = shaded(from, d[0]) || shaded(from, s[0]) || shaded(from, d[2]) || shaded(from, s[2]);
+	b->next = from;
+	memcpy(dst, d, sizeof d);
+	typedmemclr(&t_ip, dst);
+	bool clr = shaded(from, d[1]) && !shaded(from, d[0]);
+	b->next = from;
+	memcpy(dst, d, sizeof d);
+	memclrHasPointers(dst, 16);
+	bool untyped = shaded(from, d[0]) && shaded(from, d[1]);
+	b->next = from;
+	writeBarrier.enabled = false;
+	CHECK(ptrs && !scalars, "typedmemmove outside the heap: the pointer word shaded, old and new; the scalar not");
+	CHECK(ptrs2 && !scalars2, "typedslicecopy outside the heap: each element's pointer word, no scalar");
+	CHECK(clr, "typedmemclr outside the heap: the old pointer shaded, the scalar not");
+	CHECK(untyped, "memclrHasPointers (no type): every word shaded");
+}
+
 static void tests(void *arg) {
 	(void)arg;
 	gcWriteBarrierTestHook = hook;
@@ -268,6 +328,7 @@ static void tests(void *arg) {
 	test_chan();
 	test_growslice();
 	test_iface_reflect_sort();
+	test_nonheap();
 	gcWriteBarrierTestHook = NULL;
 	printf(fails ? "FAIL: %d\n" : "PASS\n", fails);
 	fflush(stdout);

@@ -176,41 +176,70 @@ static void shadowbulk(uintptr_t p, uintptr_t v, bool fresh) {
  * When the barrier is on, it finds which words of dst hold pointers from
  * the heap's pointer bits (mbitmap.c) and shades the old pointer at dst
  * and the new one at src of each.  Outside the heap — a package variable,
- * a goroutine's stack, runtime memory — there are no such bits, and every
- * word, old and new, is shaded as if it were a pointer: greying a word
- * that points to no object does nothing, and one that happens to point
- * into an object keeps it for this cycle only.  (A package variable needs
- * it: with stacks scanned while the program runs, the value copied in may
- * be held by nothing else but a stack not scanned yet.  A stack or runtime
- * memory would not, but telling them apart costs more than the shading.) */
+ * a goroutine's stack, runtime memory — there are no such bits: a typed
+ * copy (typedmemmove, typedmemclr, typedslicecopy: dst holds values of
+ * one type end to end) finds the pointer words from the type's bits, as
+ * Go finds a package variable's from its module's bitmap; an untyped one
+ * (memclrHasPointers, the map's moves) shades every word, old and new, as
+ * if it were a pointer: greying a word that points to no object does
+ * nothing, and one that happens to point into an object keeps it for this
+ * cycle only.  (A package variable needs the barrier: with stacks scanned
+ * while the program runs, the value copied in may be held by nothing else
+ * but a stack not scanned yet.  A stack or runtime memory would not, but
+ * telling them apart costs more than the shading.) */
+/* Four words: it lies in the frame of callers at the edge of the reserve
+ * band (mapassign's typedmemmove), so the source-only kind is a function
+ * of its own rather than a flag here. */
 typedef struct bulkargs {
 	uintptr_t dst, src, size;
-	bool srconly;
+	const GlType *typ; /* the type of the values at dst, or NULL: untyped */
 } bulkargs;
 
 /* The bulk barriers' work, on the system stack: their callers (map
  * growth, channel hand-offs) are deep in the runtime already, at the edge
- * of the goroutine stack's reserve band (testdata/stackusage.py). */
-static void bulkBarrier_m(void *arg) {
-	bulkargs *a = arg;
+ * of the goroutine stack's reserve band (testdata/stackusage.py).
+ * srconly: dst is a new object; only what src holds is shaded. */
+static void bulkBarrier(bulkargs *a, bool srconly) {
 	bool heap = spanOfHeap(a->dst) != NULL;
+	if (!heap && a->typ != NULL) {
+		/* value by value; the last may stop at its ptrdata (typedslicecopy) */
+		const GlType *t = a->typ;
+		for (uintptr_t off = 0; off < a->size; off += t->size) {
+			uintptr_t n = a->size - off < t->ptrdata ? a->size - off : t->ptrdata;
+			shadewords(t->gcdata, a->dst + off, a->src != 0 ? a->src + off : 0, n / 8);
+		}
+		return;
+	}
 	for (uintptr_t p = a->dst; p < a->dst + a->size; p += 8) {
 		if (heap && !heapBitsIsPointer(p))
 			continue;
 		uintptr_t v = a->src != 0 ? *(uintptr_t *)(a->src + (p - a->dst)) : 0;
-		if (!a->srconly)
+		if (!srconly)
 			wbBufPut(*(uintptr_t *)p);
 		if (a->src != 0)
 			wbBufPut(v);
 		if (GL_UNLIKELY(wbshadowEnabled) && heap)
-			shadowbulk(p, v, a->srconly);
+			shadowbulk(p, v, srconly);
 	}
 }
+
+static void bulkBarrier_m(void *arg) { bulkBarrier(arg, false); }
+static void bulkBarrierSrcOnly_m(void *arg) { bulkBarrier(arg, true); }
 
 void bulkBarrierPreWrite(uintptr_t dst, uintptr_t src, uintptr_t size) {
 	testhook(GL_BARRIER_BULK, dst, src, size);
 	if (GL_UNLIKELY(writeBarrier.enabled)) {
-		bulkargs a = {dst, src, size, false};
+		bulkargs a = {dst, src, size, NULL};
+		systemstack(bulkBarrier_m, &a);
+	}
+}
+
+/* bulkBarrierPreWrite for values of type t end to end at dst: outside the
+ * heap, only t's pointer words are shaded. */
+static void typedBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_t size) {
+	testhook(GL_BARRIER_BULK, dst, src, size);
+	if (GL_UNLIKELY(writeBarrier.enabled)) {
+		bulkargs a = {dst, src, size, t};
 		systemstack(bulkBarrier_m, &a);
 	}
 }
@@ -224,8 +253,8 @@ void bulkBarrierPreWrite(uintptr_t dst, uintptr_t src, uintptr_t size) {
 void bulkBarrierPreWriteSrcOnly(uintptr_t dst, uintptr_t src, uintptr_t size) {
 	testhook(GL_BARRIER_SRCONLY, dst, src, size);
 	if (GL_UNLIKELY(writeBarrier.enabled)) {
-		bulkargs a = {dst, src, size, true};
-		systemstack(bulkBarrier_m, &a);
+		bulkargs a = {dst, src, size, NULL};
+		systemstack(bulkBarrierSrcOnly_m, &a);
 	}
 }
 
@@ -282,7 +311,7 @@ void typedmemmove(const GlType *t, void *dst, const void *src) {
 	if (dst == src || t->size == 0)
 		return;
 	if (t->ptrdata != 0)
-		bulkBarrierPreWrite((uintptr_t)dst, (uintptr_t)src, t->ptrdata);
+		typedBulkBarrier(t, (uintptr_t)dst, (uintptr_t)src, t->ptrdata);
 	memmove(dst, src, t->size);
 }
 
@@ -291,7 +320,7 @@ void typedmemclr(const GlType *t, void *p) {
 	if (t->size == 0)
 		return;
 	if (t->ptrdata != 0)
-		bulkBarrierPreWrite((uintptr_t)p, 0, t->ptrdata);
+		typedBulkBarrier(t, (uintptr_t)p, 0, t->ptrdata);
 	memset(p, 0, t->size);
 }
 
@@ -316,7 +345,7 @@ int64_t typedslicecopy(const GlType *elem, void *dst, int64_t dstlen, const void
 	if (elem->ptrdata != 0) {
 		if (dst == src)
 			return n;
-		bulkBarrierPreWrite((uintptr_t)dst, (uintptr_t)src, size - elem->size + elem->ptrdata);
+		typedBulkBarrier(elem, (uintptr_t)dst, (uintptr_t)src, size - elem->size + elem->ptrdata);
 	}
 	memmove(dst, src, size);
 	return n;
