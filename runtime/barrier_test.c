@@ -277,6 +277,8 @@ static bool shaded(uint32_t from, uintptr_t v) {
 static const uint8_t mask_01[] = {0x2};
 static const GlType t_ip = {.size = 16, .ptrdata = 16, .kind = GL_KIND_STRUCT, .align = 8, .gcdata = mask_01,
 			    .str = GS("main.ip")};
+static const GlType t_sliceip = {.size = 24, .ptrdata = 8, .kind = GL_KIND_SLICE, .align = 8, .gcdata = mask_1,
+				 .elem = &t_ip, .str = GS("[]main.ip")};
 
 /* A typed copy into memory outside the heap (a package variable; here a
  * static) shades the old and new value of the type's pointer words only:
@@ -312,11 +314,18 @@ static void test_nonheap(void) {
 	memclrHasPointers(dst, 16);
 	bool untyped = shaded(from, d[0]) && shaded(from, d[1]);
 	b->next = from;
+	/* sort.Slice's swap of two elements of a static array */
+	memcpy(dst, d, sizeof d);
+	GlSlice sl = {dst, 2, 2};
+	sort_sliceSwap(getg(), (GlEface){&t_sliceip, &sl}, 0, 1);
+	bool swapped = shaded(from, d[1]) && shaded(from, d[3]) && !shaded(from, d[0]) && !shaded(from, d[2]);
+	b->next = from;
 	writeBarrier.enabled = false;
 	CHECK(ptrs && !scalars, "typedmemmove outside the heap: the pointer word shaded, old and new; the scalar not");
 	CHECK(ptrs2 && !scalars2, "typedslicecopy outside the heap: each element's pointer word, no scalar");
 	CHECK(clr, "typedmemclr outside the heap: the old pointer shaded, the scalar not");
 	CHECK(untyped, "memclrHasPointers (no type): every word shaded");
+	CHECK(swapped, "sort's swap outside the heap: both pointer words, no scalar");
 }
 
 static void tests(void *arg) {

@@ -236,7 +236,7 @@ void bulkBarrierPreWrite(uintptr_t dst, uintptr_t src, uintptr_t size) {
 
 /* bulkBarrierPreWrite for values of type t end to end at dst: outside the
  * heap, only t's pointer words are shaded. */
-static void typedBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_t size) {
+void typedBulkBarrierPreWrite(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_t size) {
 	testhook(GL_BARRIER_BULK, dst, src, size);
 	if (GL_UNLIKELY(writeBarrier.enabled)) {
 		bulkargs a = {dst, src, size, t};
@@ -311,7 +311,7 @@ void typedmemmove(const GlType *t, void *dst, const void *src) {
 	if (dst == src || t->size == 0)
 		return;
 	if (t->ptrdata != 0)
-		typedBulkBarrier(t, (uintptr_t)dst, (uintptr_t)src, t->ptrdata);
+		typedBulkBarrierPreWrite(t, (uintptr_t)dst, (uintptr_t)src, t->ptrdata);
 	memmove(dst, src, t->size);
 }
 
@@ -320,7 +320,7 @@ void typedmemclr(const GlType *t, void *p) {
 	if (t->size == 0)
 		return;
 	if (t->ptrdata != 0)
-		typedBulkBarrier(t, (uintptr_t)p, 0, t->ptrdata);
+		typedBulkBarrierPreWrite(t, (uintptr_t)p, 0, t->ptrdata);
 	memset(p, 0, t->size);
 }
 
@@ -345,7 +345,7 @@ int64_t typedslicecopy(const GlType *elem, void *dst, int64_t dstlen, const void
 	if (elem->ptrdata != 0) {
 		if (dst == src)
 			return n;
-		typedBulkBarrier(elem, (uintptr_t)dst, (uintptr_t)src, size - elem->size + elem->ptrdata);
+		typedBulkBarrierPreWrite(elem, (uintptr_t)dst, (uintptr_t)src, size - elem->size + elem->ptrdata);
 	}
 	memmove(dst, src, size);
 	return n;

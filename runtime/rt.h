@@ -712,6 +712,8 @@ static inline void writebarrierptr(void *slot, const void *ptr) {
 		*(void **)slot = (void *)ptr;
 }
 void bulkBarrierPreWrite(uintptr_t dst, uintptr_t src, uintptr_t size);
+/* the same for values of type t end to end at dst: outside the heap only t's pointer words */
+void typedBulkBarrierPreWrite(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_t size);
 void bulkBarrierPreWriteSrcOnly(uintptr_t dst, uintptr_t src, uintptr_t size);
 void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_t size);
 /* tests only: the barrier entries report their calls (kind, arguments) */

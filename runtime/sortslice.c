@@ -62,8 +62,8 @@ static inline __attribute__((always_inline)) void swapbytes(uint8_t *a, uint8_t 
  * could use).  Out of line, so that the pointer-free swap stays a leaf. */
 static GL_NOINLINE void swapptrs(const GlType *elem, uint8_t *a, uint8_t *b) {
 	if (a != b) {
-		bulkBarrierPreWrite((uintptr_t)a, (uintptr_t)b, elem->ptrdata);
-		bulkBarrierPreWrite((uintptr_t)b, (uintptr_t)a, elem->ptrdata);
+		typedBulkBarrierPreWrite(elem, (uintptr_t)a, (uintptr_t)b, elem->ptrdata);
+		typedBulkBarrierPreWrite(elem, (uintptr_t)b, (uintptr_t)a, elem->ptrdata);
 	}
 	swapbytes(a, b, elem->size);
 }
