@@ -127,12 +127,13 @@ def cflags():
     return flags
 
 def compile_all(tmp, flags):
-    """As Makefile.am's libglrt_a_CFLAGS (GL_CFLAGS -O2 -Wall) and the
-    user's CFLAGS; two at a time (the machines are shared)."""
+    """As Makefile.am's libglrt_a_CFLAGS (GL_CFLAGS -O2 -Wall, and the build
+    directory's runtime/ for the generated contract.h) and the user's
+    CFLAGS; two at a time (the machines are shared)."""
     def one(c):
         o = os.path.splitext(os.path.basename(c))[0]
         p = subprocess.run(CC + flags + ["-O2"] + shlex.split(os.environ.get("CFLAGS", "")) +
-                           ["-fcallgraph-info=su", "-I" + RT, "-c", c, "-o", o + ".o"],
+                           ["-fcallgraph-info=su", "-I" + RT, "-I" + os.path.join(BUILD, "runtime"), "-c", c, "-o", o + ".o"],
                            cwd=tmp, capture_output=True, text=True)
         return c, os.path.join(tmp, o + ".ci"), p
     with ThreadPoolExecutor(2) as ex:
