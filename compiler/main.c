@@ -1584,19 +1584,9 @@ static void stdpackages(const char *dir, const char *rel, Vec *out) {
 
 /* Whether files a and b hold the same bytes. */
 static bool samefile(const char *a, const char *b) {
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	bool same = fa && fb;
-	while (same) {
-		int ca = getc(fa), cb = getc(fb);
-		same = ca == cb;
-		if (ca == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
+	size_t na, nb;
+	char *sa = readwhole(a, &na), *sb = readwhole(b, &nb);
+	return sa && sb && na == nb && memcmp(sa, sb, na) == 0;
 }
 
 static int strpcmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
