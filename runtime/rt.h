@@ -67,13 +67,12 @@
 typedef enum lockRank {
 	lockRankNone,
 	/* Locks held while the runtime does larger work: starting the mark
-	 * worker or a goroutine (allg, sched), readying fing, scanning and
-	 * shrinking stacks (which locks channels) */
+	 * worker or a goroutine (allg, sched), scanning and shrinking stacks
+	 * (which locks channels) */
 	lockRankBgworker,    /* mgc.c bgworkerlock: starting the background mark worker */
 	lockRankGcoff,       /* boehm.c gcofflock: GLGC=off and Boehm's GC_disable */
 	lockRankFfi,         /* ffi.c ffilock: the cache of ffi_cif descriptions */
 	lockRankSweep,       /* mgcsweep.c sweep.lock: the background sweeper's parking */
-	lockRankFin,         /* mfinal.c finlock: the finalizer queue */
 	lockRankDrain,       /* mgcmark.c drainlock: the mark work list's owner */
 	/* The objects goroutines wait on: held while the waiter is queued or
 	 * readied (sched), a sudog taken (sudog), a value stored (wbwork) */
@@ -84,6 +83,11 @@ typedef enum lockRank {
 	lockRankSig,         /* sigqueue.c sig.lock: signal.Notify's tables */
 	lockRankTimer,       /* timer.mu: Stop/Reset of one timer */
 	lockRankTimers,      /* P.timersLock; moveTimers holds two, the world stopped */
+	/* Below the timers: a timer's heap grows under its locks, and that
+	 * allocation may sweep a span and queue the finalizers it finds (a
+	 * pair a CI run met once); above the scheduler, which
+	 * starting and readying fing takes */
+	lockRankFin,         /* mfinal.c finlock: the finalizer queue */
 	/* The scheduler */
 	lockRankSched,       /* sched.lock: idle Ms and Ps, the global run queue */
 	lockRankAllg,        /* proc.c allglock: allgs' writers */

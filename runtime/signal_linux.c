@@ -165,6 +165,15 @@ static void dumpregs(const greg_t *r) {
 	}
 }
 
+/* The M that prints a fatal signal's dump (atomic; NULL until one does).
+ * One dump per process: `timeout -s QUIT` sends its signal to the child
+ * and again to the child's process group, and the kernel may hand the two
+ * to two threads; without this each would print a whole dump, the second
+ * one in the window between the first's last line and its exit — and
+ * the first would wait in vain to suspend the goroutine of the second's
+ * M, held in its handler, and print "stack unavailable" for it. */
+static M *dumper;
+
 /* SIGQUIT and SIGTRAP kill the program as Go's do: name, the pc, every
  * goroutine's traceback (GOTRACEBACK's level), the registers, exit 2. */
 static void sigdie(const char *name, siginfo_t *info, void *ctx) {
@@ -176,6 +185,17 @@ static void sigdie(const char *name, siginfo_t *info, void *ctx) {
 		sys_exit(2);
 	}
 	M *mp = g->m;
+	M *first = NULL;
+	if (!__atomic_compare_exchange_n(&dumper, &first, mp, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+	    first != mp) {
+		/* another M prints the dump and ends the process: a second quit
+		 * is dropped (returning lets the dump suspend this M's goroutine
+		 * and show it); a trap waits, so its goroutine goes no further */
+		if (info->si_signo == SIGQUIT)
+			return;
+		for (;;)
+			usleep_(100 * 1000);
+	}
 	if (__atomic_exchange_n(&mp->dying, 3, __ATOMIC_ACQ_REL) >= 3) {
 		printlock(); /* a second signal while this one prints */
 		prints(name);

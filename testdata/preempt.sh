@@ -14,7 +14,7 @@
 #      hangs too, its loop through a function with a prologue does not;
 #   3. the SIGQUIT dump lists every goroutine with its gl function and
 #      file:line, the running ones too, then the registers; exit status 2;
-#      GLTRACEBACK=none leaves the goroutines out;
+#      two quits print one dump; GLTRACEBACK=none leaves the goroutines out;
 #   4. testdata/preemptentry.py: the machine code keeps what the signal
 #      handler's safe-point test assumes (skipped without objdump).
 # Every program runs under timeout: a hang is a failure, never a wait.
@@ -49,7 +49,7 @@ if build preempt "$top_srcdir/bench/preempt/preempt.gl" && build leaf "$top_srcd
 fi
 
 # 3. SIGQUIT
-sigquit() { # GLTRACEBACK value; leaves the dump in $tmp/sq.err, the exit status in $rc
+sigquit() { # GLTRACEBACK value [twice]; leaves the dump in $tmp/sq.err, the exit status in $rc
 	# The previous run's "ready" must not be seen: the shell goes on
 	# before the child truncates sq.out, and a SIGQUIT sent before the
 	# program installs its handler is lost (a background job starts with
@@ -63,6 +63,13 @@ sigquit() { # GLTRACEBACK value; leaves the dump in $tmp/sq.err, the exit status
 		i=$((i + 1))
 	done
 	kill -QUIT $pid 2>/dev/null
+	if [ "${2-}" = twice ]; then
+		# a second quit while the first dump prints: timeout forwards
+		# each to the program and to its process group, and the kernel
+		# gives a quit to a thread that does not block it — another M
+		sleep 0.01
+		kill -QUIT $pid 2>/dev/null
+	fi
 	wait $pid
 	rc=$?
 }
@@ -98,6 +105,16 @@ if build sigquit "$top_srcdir/testdata/runtime/sigquit.gl"; then
 		sed 's/^/    /' "$tmp/sq.err" | head -60
 	else
 		echo "ok   SIGQUIT dump: 5 goroutines, created by lines, exit 2"
+	fi
+	# two quits: one dump, and every goroutine in it (the second M's too)
+	sigquit "" twice
+	n=$(grep -c '^goroutine [0-9]* \[' "$tmp/sq.err")
+	d=$(grep -c '^SIGQUIT: quit$' "$tmp/sq.err")
+	if [ $rc -ne 2 ] || [ "$n" -ne 5 ] || [ "$d" -ne 1 ] || grep -q 'stack unavailable' "$tmp/sq.err"; then
+		fail "SIGQUIT twice: exit $rc, $d dumps, $n goroutines (want 2, 1, 5, no \"stack unavailable\")"
+		sed 's/^/    /' "$tmp/sq.err" | grep -v '^    	' | head -30
+	else
+		echo "ok   SIGQUIT twice: one dump of 5 goroutines, exit 2"
 	fi
 	sigquit none
 	n=$(grep -c '^goroutine ' "$tmp/sq.err")
