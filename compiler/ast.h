@@ -90,7 +90,13 @@ enum NodeKind {
  * //gl:ctype: the runtime uses the type by glc's name (time.Time, which
  * timers send), so its layout goes into the contract even if no
  * body-less function takes it. */
-enum { DIR_NOINLINE = 1, DIR_NOSPLIT = 2, DIR_WRAPPER = 4, DIR_EXTERN = 8, DIR_CTYPE = 16 };
+/* DIR_NOESCAPE: //gl:noescape above a body-less function of the standard
+ * library (Go's //go:noescape): the runtime's C neither keeps nor
+ * publishes the pointers it is passed, so escape analysis lets them stay
+ * where they are — in the caller's frame, if that is where they point
+ * (the C then keeps S4: a pointer into a stack it may move is held as an
+ * offset across the move, as runtime_readMemStats does). */
+enum { DIR_NOINLINE = 1, DIR_NOSPLIT = 2, DIR_WRAPPER = 4, DIR_EXTERN = 8, DIR_CTYPE = 16, DIR_NOESCAPE = 32 };
 
 struct Node {
 	int kind;

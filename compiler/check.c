@@ -2133,6 +2133,8 @@ void checkpackage(Package *p) {
 				errorat(d->pos, "missing function body");
 			continue;
 		}
+		if (d->op & DIR_NOESCAPE)
+			errorat(d->pos, "can only use //go:noescape with external func implementations");
 		FuncInfo *fi = newfuncinfo(d, o->type);
 		fi->obj = o;
 		curscope = d->scope;

@@ -406,6 +406,16 @@ Obj *calleeparam(Node *call, int i, bool recv) {
 	return NULL;
 }
 
+/* Whether the call is of a body-less function marked //gl:noescape: its
+ * arguments are lent to the runtime's C for the call, not kept. */
+static bool calleenoescape(Node *call) {
+	Node *f = call->a;
+	while (f->kind == N_PAREN)
+		f = f->a;
+	Obj *fo = (f->kind == N_IDENT || (f->kind == N_SELECTOR && f->op == SEL_PKG)) ? f->obj : NULL;
+	return fo && fo->kind == O_FUNC && fo->extern_ && (fo->directives & DIR_NOESCAPE);
+}
+
 static void walkcall(Esc *e, Node *n) {
 	Node *f = n->a;
 	while (f->kind == N_PAREN)
@@ -473,7 +483,10 @@ static void walkcall(Esc *e, Node *n) {
 			continue;
 		Obj *p = calleeparam(n, i, false);
 		bool variadic = sig && sig->kind == T_FUNC && sig->variadic && i >= sig->fields.n - 1 && !n->op;
-		if (!p || p->valueescapes || variadic || boxed(a->type, p->type))
+		Type *pt = sig && sig->kind == T_FUNC && i < sig->fields.n ? ((Field *)sig->fields.v[i])->type : NULL;
+		bool kept = p ? p->valueescapes || boxed(a->type, p->type)
+			      : !calleenoescape(n) || !pt || boxed(a->type, pt);
+		if (kept || variadic)
 			escape(e, a);
 		else {
 			/* what the argument holds flows into the parameter: if the

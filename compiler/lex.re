@@ -160,6 +160,8 @@ static void directive(Lexer *lx, const unsigned char *s, const unsigned char *e)
 		adddirective(lx, DIR_NOSPLIT, NULL);
 	else if (n == 7 && memcmp(s, "wrapper", 7) == 0)
 		adddirective(lx, DIR_WRAPPER, NULL);
+	else if (n == 8 && memcmp(s, "noescape", 8) == 0)
+		adddirective(lx, DIR_NOESCAPE, NULL);
 	else if (n >= 6 && memcmp(s, "extern", 6) == 0 && (n == 6 || s[6] == ' ' || s[6] == '\t'))
 		/* //gl:extern [library] symbol: a C function (compiler/ffi.c) */
 		adddirective(lx, DIR_EXTERN, internn((const char *)s + 6, n - 6));

@@ -121,13 +121,14 @@ int main(void) {
 	{
 		Lexer lx;
 		Token t;
-		const char *src = "//gl:noinline\nfunc f() {}\n//gl:nosplit\nfunc g() {}\n";
+		const char *src = "//gl:noinline\nfunc f() {}\n//gl:nosplit\nfunc g() {}\n//go:noescape\nfunc h(p *int)\n";
 		lex_init(&lx, 0, src, strlen(src));
 		while (lex_next(&lx, &t))
 			;
 		CHECK(lex_directives(&lx, 1) == DIR_NOINLINE, "noinline directive on line 1");
 		CHECK(lex_directives(&lx, 3) == DIR_NOSPLIT, "nosplit directive on line 3");
 		CHECK(lex_directives(&lx, 2) == 0, "no directive on line 2");
+		CHECK(lex_directives(&lx, 5) == DIR_NOESCAPE, "noescape directive on line 5");
 	}
 	if (failures) {
 		printf("%d failures\n", failures);
