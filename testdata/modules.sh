@@ -13,8 +13,10 @@
 #      and -run, subtests, Helper, Fatal, Skip, Cleanup, TempDir, examples
 #      (in an external test package too), a benchmark's columns, TestMain in
 #      a program's tests, a panic and -timeout (testdata/mod/failing,
-#      mainpkg; the goldens test-*.out are also Go's output), and the
-#      standard library's tests of package testing;
+#      mainpkg; the goldens test-*.out are also Go's output), the
+#      benchmark API (testdata/mod/bench: SetBytes, ReportMetric,
+#      RunParallel, sub-benchmarks) with -count, -cpu and -benchmem, and
+#      the standard library's tests of package testing;
 #   5. each module of testdata/mod/errors fails `glc build` with exit 1 and
 #      the messages of its .err file (an import cycle with its chain, the
 #      internal/ rule for the module's and the standard library's, a
@@ -65,8 +67,12 @@ else
 	echo "note: Go 1.19 not found (GO): the goldens are not compared with Go's output"
 fi
 
-# glc test: goldens with the times masked, compared with Go's output too
-mask() { sed -E 's/\(([0-9]+\.[0-9]+)s\)/(X.XXs)/; s/\t[0-9]+\.[0-9]+s$/\tX.XXXs/' "$@"; }
+# glc test: goldens with the times masked (and a benchmark's ns/op, MB/s
+# and CPU), compared with Go's output too
+mask() {
+	sed -E 's/\(([0-9]+\.[0-9]+)s\)/(X.XXs)/; s/\t[0-9]+\.[0-9]+s$/\tX.XXXs/
+		s/\t *[0-9.]+ (ns\/op|MB\/s)/\tX \1/g; s/^cpu: .*/cpu: X/' "$@"
+}
 # gotest NAME DIR WANTRC ARGS...: glc test ARGS in DIR, exit WANTRC, output NAME.out
 gotest() {
 	name=$1 dir=$2 want=$3
@@ -101,6 +107,14 @@ timeout 300 "$GLC" test -run XXX -bench . -benchtime 100x ./greet >"$tmp/bench.g
 grep -Eq '^BenchmarkHello(-[0-9]+)? +	     100	 +[0-9.]+ ns/op	 +[0-9]+ B/op	 +[0-9]+ allocs/op$' "$tmp/bench.got" &&
 	grep -q '^pkg: example.com/hello/greet$' "$tmp/bench.got" ||
 	{ fail "glc test -bench printed:"; sed 's/^/    /' "$tmp/bench.got"; }
+# the benchmark API beyond b.N (testdata/mod/bench: SetBytes, ReportMetric,
+# ReportAllocs, RunParallel, sub-benchmarks widening the column), each
+# benchmark once per -cpu value and -count, leaves only; -benchmem; and
+# -count runs the tests again but the examples once
+cp -R "$mod/bench" "$tmp/bench"
+gotest test-bench bench 0 -run XXX -bench . -benchtime 100x -count 2 -cpu 1,2 .
+gotest test-bench-mem bench 0 -run XXX -bench 'Frame|Checksum' -benchmem -benchtime 100x -cpu 2 .
+gotest test-bench-count bench 0 -v -count 2 -cpu 1,2 .
 # a program's tests, with TestMain; then a panic, then a timeout
 cp -R "$mod/mainpkg" "$tmp/mainpkg"
 gotest test-mainpkg mainpkg 0 -v

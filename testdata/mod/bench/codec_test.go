@@ -1,0 +1,78 @@
+package codec
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+)
+
+var block = make([]byte, 4096)
+
+func TestChecksum(t *testing.T) {
+	if Checksum(nil) == Checksum([]byte{0}) {
+		t.Error("a zero byte changes nothing")
+	}
+}
+
+// SetBytes: an MB/s column after ns/op
+func BenchmarkChecksum(b *testing.B) {
+	b.SetBytes(int64(len(block)))
+	for i := 0; i < b.N; i++ {
+		Checksum(block)
+	}
+}
+
+// ReportAllocs, and two metrics of its own, printed by name after ns/op
+// and before the allocation columns
+func BenchmarkFrame(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		Frame(block[:63])
+	}
+	b.ReportMetric(64, "bytes/frame")
+	b.ReportMetric(1, "frames/op")
+}
+
+// a metric replacing the runner's: ns/op set to 0 leaves its column out
+func BenchmarkOnlyMetric(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Checksum(block[:8])
+	}
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(8, "words/op")
+}
+
+// RunParallel hands out exactly b.N iterations to its goroutines,
+// SetParallelism's times GOMAXPROCS of them
+func BenchmarkParallel(b *testing.B) {
+	b.SetParallelism(3)
+	var iters, bodies int64
+	b.RunParallel(func(pb *testing.PB) {
+		atomic.AddInt64(&bodies, 1)
+		for pb.Next() {
+			atomic.AddInt64(&iters, 1)
+			Checksum(block[:16])
+		}
+	})
+	if iters != int64(b.N) {
+		b.Fatalf("RunParallel ran %d iterations, b.N is %d", iters, b.N)
+	}
+	b.ReportMetric(float64(bodies), "goroutines")
+}
+
+// sub-benchmarks: a name longer than the column widens it (by eight more)
+func BenchmarkSizes(b *testing.B) {
+	for _, n := range []int{16, 4096} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for i := 0; i < b.N; i++ {
+				Checksum(block[:n])
+			}
+		})
+	}
+}
+
+func ExampleFrame() {
+	fmt.Println(Frame([]byte("gl")))
+	// Output: [2 103 108]
+}
