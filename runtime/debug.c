@@ -14,7 +14,17 @@
 
 gl_debugvars gl_debug;
 
-static int32_t traceback_level = 1; /* GLTRACEBACK: Go's default "single" */
+/* The traceback setting: GLTRACEBACK's, or what runtime/debug.SetTraceback
+ * set since (read by a dying M; a word each, so a reader sees a whole
+ * value of each).  traceback_env is GLTRACEBACK's alone: SetTraceback
+ * may raise the setting above it, never lower it, as Go's does. */
+typedef struct tracebackSetting {
+	int32_t level; /* 0 none, 1 single or all (Go's default single), 2 system */
+	bool all;      /* every goroutine, not only the one that failed */
+	bool crash;    /* abort after printing, for a core dump */
+} tracebackSetting;
+static tracebackSetting traceback_env = {1, false, false};
+static int32_t traceback_level = 1;
 static bool traceback_all, traceback_crash;
 
 /* Go's dbgvars table: name → field. */
@@ -105,27 +115,43 @@ static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv)
 	}
 }
 
-static void setTraceback(const char *s) {
-	if (s == NULL || *s == 0 || strcmp(s, "single") == 0) {
-		traceback_level = 1;
-	} else if (strcmp(s, "none") == 0) {
-		traceback_level = 0;
-	} else if (strcmp(s, "all") == 0) {
-		traceback_level = 1;
-		traceback_all = true;
-	} else if (strcmp(s, "system") == 0) {
-		traceback_level = 2;
-		traceback_all = true;
-	} else if (strcmp(s, "crash") == 0) {
-		traceback_level = 2;
-		traceback_all = true;
-		traceback_crash = true;
-	} else {
+/* A GLTRACEBACK value: none, single (or empty), all, system, crash, or a
+ * level number (with all). */
+static tracebackSetting parseTraceback(const char *s, size_t n) {
+	tracebackSetting t = {1, false, false};
+	if (n == 0 || (n == 6 && !memcmp(s, "single", 6)))
+		return t;
+	if (n == 4 && !memcmp(s, "none", 4))
+		t.level = 0;
+	else if (n == 3 && !memcmp(s, "all", 3))
+		t.all = true;
+	else if (n == 6 && !memcmp(s, "system", 6))
+		t = (tracebackSetting){2, true, false};
+	else if (n == 5 && !memcmp(s, "crash", 5))
+		t = (tracebackSetting){2, true, true};
+	else {
 		int32_t v;
-		if (atoi32(s, strlen(s), &v))
-			traceback_level = v;
-		traceback_all = true;
+		t.all = true;
+		if (atoi32(s, n, &v))
+			t.level = v;
+		else
+			t.level = 0; /* a word Go does not know: its level bits stay 0 */
 	}
+	return t;
+}
+
+static void setTraceback(tracebackSetting t) {
+	__atomic_store_n(&traceback_level, t.level, __ATOMIC_RELAXED);
+	__atomic_store_n(&traceback_all, t.all, __ATOMIC_RELAXED);
+	__atomic_store_n(&traceback_crash, t.crash, __ATOMIC_RELAXED);
+}
+
+/* runtime/debug.SetTraceback(level): the setting for the tracebacks from
+ * now on, but never below GLTRACEBACK's. */
+void runtime_debug_setTraceback(G *g, GlString level) {
+	(void)g;
+	tracebackSetting t = parseTraceback((const char *)level.ptr, (size_t)level.len), e = traceback_env;
+	setTraceback((tracebackSetting){t.level > e.level ? t.level : e.level, t.all || e.all, t.crash || e.crash});
 }
 
 void parsedebugvars(void) {
@@ -142,14 +168,16 @@ void parsedebugvars(void) {
 			setdebugvar(s, (size_t)(eq - s), eq + 1, n - (size_t)(eq - s) - 1);
 		s = end ? end + 1 : NULL;
 	}
-	setTraceback(getenv("GLTRACEBACK"));
+	const char *tb = getenv("GLTRACEBACK");
+	traceback_env = parseTraceback(tb ? tb : "", tb ? strlen(tb) : 0);
+	setTraceback(traceback_env);
 	if (gl_debug.wbshadow) /* the shadow is written by the barrier's slow paths */
 		gl_debug.wbforce = 1;
 }
 
 void gotraceback(int32_t *level, bool *all, bool *crash) {
 	M *mp = getm();
-	*level = mp != NULL && mp->traceback != 0 ? mp->traceback : traceback_level;
-	*all = traceback_all;
-	*crash = traceback_crash;
+	*level = mp != NULL && mp->traceback != 0 ? mp->traceback : __atomic_load_n(&traceback_level, __ATOMIC_RELAXED);
+	*all = __atomic_load_n(&traceback_all, __ATOMIC_RELAXED);
+	*crash = __atomic_load_n(&traceback_crash, __ATOMIC_RELAXED);
 }

@@ -13,7 +13,8 @@
 #      and -run, subtests, Helper, Fatal, Skip, Cleanup, TempDir, examples
 #      (in an external test package too), a benchmark's columns, TestMain in
 #      a program's tests, a panic and -timeout (testdata/mod/failing,
-#      mainpkg; the goldens test-*.out are also Go's output), the
+#      mainpkg; the goldens test-*.out are also Go's output; the timeout
+#      shows every goroutine), the
 #      benchmark API (testdata/mod/bench: SetBytes, ReportMetric,
 #      RunParallel, sub-benchmarks) with -count, -cpu and -benchmem, and
 #      the standard library's tests of package testing;
@@ -125,7 +126,9 @@ rc=$?
 	grep -q '^FAIL	example.com/mainpkg' "$tmp/panic.got"; } || { fail "a panicking test (exit $rc):"; head -12 "$tmp/panic.got" | sed 's/^/    /'; }
 SLOW=1 timeout 300 "$GLC" test -timeout 300ms >"$tmp/slow.got" 2>&1
 rc=$?
-{ [ $rc -eq 1 ] && grep -q '^panic: test timed out after 300ms' "$tmp/slow.got"; } ||
+# (every goroutine's traceback, as go test's: where the test hangs)
+{ [ $rc -eq 1 ] && grep -q '^panic: test timed out after 300ms' "$tmp/slow.got" &&
+	grep -q '^goroutine [0-9]* \[sleep\]:$' "$tmp/slow.got" && grep -q '^main\.TestSlow(' "$tmp/slow.got"; } ||
 	{ fail "a test past -timeout (exit $rc):"; head -12 "$tmp/slow.got" | sed 's/^/    /'; }
 
 # the standard library's own tests (stdlib/testing/match_test.gl), named

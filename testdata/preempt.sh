@@ -15,6 +15,8 @@
 #   3. the SIGQUIT dump lists every goroutine with its gl function and
 #      file:line, the running ones too, then the registers; exit status 2;
 #      two quits print one dump; GLTRACEBACK=none leaves the goroutines out;
+#      runtime/debug.SetTraceback raises a panic's traceback to every
+#      goroutine or lowers it to none, but not below GLTRACEBACK's;
 #   4. testdata/preemptentry.py: the machine code keeps what the signal
 #      handler's safe-point test assumes (skipped without objdump).
 # Every program runs under timeout: a hang is a failure, never a wait.
@@ -123,6 +125,32 @@ if build sigquit "$top_srcdir/testdata/runtime/sigquit.gl"; then
 	else
 		echo "ok   SIGQUIT with GLTRACEBACK=none: no goroutines, exit 2"
 	fi
+fi
+# runtime/debug.SetTraceback: a panic's traceback follows the level set
+# last, never below GLTRACEBACK's (unset: single) — ENV LEVEL
+# GOROUTINES(of 2) WHAT, as Go 1.19 prints them with GOTRACEBACK
+if build settraceback "$top_srcdir/testdata/runtime/settraceback.gl"; then
+	while read -r env level want what; do
+		env GLTRACEBACK="${env#-}" timeout 20 "$tmp/settraceback" "$level" >"$tmp/st.out" 2>&1
+		rc=$?
+		n=$(grep -c '^goroutine [0-9]* \[' "$tmp/st.out")
+		p=$(grep -c '^main\.parked(' "$tmp/st.out")
+		if [ $rc -eq 2 ] && grep -q '^panic: boom$' "$tmp/st.out" && [ "$n" -eq "$want" ] &&
+			{ [ "$want" -lt 2 ] || [ "$p" -eq 1 ]; }; then
+			echo "ok   SetTraceback($level), GLTRACEBACK=${env#-}: $what"
+		else
+			fail "SetTraceback($level), GLTRACEBACK=${env#-}: exit $rc, $n goroutines, $p main.parked (want 2, $want)"
+			sed 's/^/    /' "$tmp/st.out" | head -20
+		fi
+	done <<'CASES'
+- all 2 every goroutine
+- none 1 the default, single, stays
+- single 1 the panicking goroutine
+all none 2 GLTRACEBACK's all stays
+none all 2 every goroutine
+none none 0 no goroutines
+none single 1 the panicking goroutine
+CASES
 fi
 
 # 4. the machine code
