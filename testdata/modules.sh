@@ -16,7 +16,8 @@
 #      mainpkg; the goldens test-*.out are also Go's output; the timeout
 #      shows every goroutine), the
 #      benchmark API (testdata/mod/bench: SetBytes, ReportMetric,
-#      RunParallel, sub-benchmarks) with -count, -cpu and -benchmem, and
+#      RunParallel, sub-benchmarks, testing.Benchmark, AllocsPerRun) with
+#      -count, -cpu and -benchmem, T.Deadline, and
 #      the standard library's tests of package testing;
 #   5. each module of testdata/mod/errors fails `glc build` with exit 1 and
 #      the messages of its .err file (an import cycle with its chain, the
@@ -115,7 +116,9 @@ grep -Eq '^BenchmarkHello(-[0-9]+)? +	     100	 +[0-9.]+ ns/op	 +[0-9]+ B/op	 +[
 cp -R "$mod/bench" "$tmp/bench"
 gotest test-bench bench 0 -run XXX -bench . -benchtime 100x -count 2 -cpu 1,2 .
 gotest test-bench-mem bench 0 -run XXX -bench 'Frame|Checksum' -benchmem -benchtime 100x -cpu 2 .
-gotest test-bench-count bench 0 -v -count 2 -cpu 1,2 .
+gotest test-bench-count bench 0 -v -count 2 -cpu 1,2 -run 'Checksum|Example' .
+# AllocsPerRun, testing.Benchmark, BenchmarkResult, T.Deadline
+gotest test-bench-api bench 0 -v -run Allocs .
 # a program's tests, with TestMain; then a panic, then a timeout
 cp -R "$mod/mainpkg" "$tmp/mainpkg"
 gotest test-mainpkg mainpkg 0 -v

@@ -76,3 +76,32 @@ func ExampleFrame() {
 	fmt.Println(Frame([]byte("gl")))
 	// Output: [2 103 108]
 }
+
+// AllocsPerRun counts Frame's one allocation; testing.Benchmark measures
+// outside the runner, with the same result type the lines print
+func TestAllocsAndBenchmark(t *testing.T) {
+	if n := testing.AllocsPerRun(50, func() { Frame(block[:7]) }); n != 1 {
+		t.Errorf("AllocsPerRun(Frame) = %v, want 1", n)
+	}
+	if n := testing.AllocsPerRun(50, func() { Checksum(block) }); n != 0 {
+		t.Errorf("AllocsPerRun(Checksum) = %v, want 0", n)
+	}
+	r := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(64)
+		for i := 0; i < b.N; i++ {
+			Frame(block[:63])
+		}
+		b.ReportMetric(2, "x/op")
+	})
+	if r.N < 1 || r.T <= 0 || r.Bytes != 64 || r.AllocsPerOp() != 1 || r.AllocedBytesPerOp() != 64 ||
+		r.NsPerOp() <= 0 || r.Extra["x/op"] != 2 {
+		t.Errorf("Benchmark: %+v", r)
+	}
+	if m := r.MemString(); m != "      64 B/op\t       1 allocs/op" {
+		t.Errorf("MemString() = %q", m)
+	}
+	if d, ok := t.Deadline(); !ok || d.IsZero() {
+		t.Errorf("Deadline() = %v, %v under go test's default timeout", d, ok)
+	}
+}
