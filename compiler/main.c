@@ -488,9 +488,11 @@ static const struct {
 	 "<name>_test — and runs it in the package's directory, printing what go test prints:\n"
 	 "ok or FAIL lines, and with -v (or in the directory, or on failure) the tests' output.\n"
 	 "TestXxx(*testing.T), BenchmarkXxx(*testing.B), ExampleXxx with an Output: comment and\n"
-	 "TestMain(*testing.M), as Go.  -run and -bench are Go's regular expressions (package\n"
-	 "regexp), one per /-separated level of names.  Needs a go.mod (glc help modules), but for\n"
-	 "the standard library's packages.\n"
+	 "TestMain(*testing.M), as Go.  FuzzXxx(*testing.F) runs its seed corpus (F.Add's inputs\n"
+	 "and testdata/fuzz/FuzzXxx's files) as subtests, as go test without -fuzz; -fuzz is not\n"
+	 "supported.  -run and -bench are Go's regular expressions (package regexp), one per\n"
+	 "/-separated level of names.  Needs a go.mod (glc help modules), but for the standard\n"
+	 "library's packages.\n"
 	 "glc build's -x -work -m -O -gc=boehm apply.\n"},
 	{"modules",
 	 "A module is a directory tree with a go.mod at its root:\n\n"
@@ -1390,6 +1392,45 @@ static int runin(char **argv, const char *dir, const char *out) {
 	return waitchild(pid);
 }
 
+/* Run argv in dir with its standard output and error into one pipe, as
+ * go test runs a test binary: copied to glc's standard output as it comes
+ * if stream, and kept whole in *all.  Its exit status. */
+static int runpiped(char **argv, const char *dir, bool stream, Buf *all) {
+	int p[2];
+	if (pipe(p))
+		fatal("pipe: %s", strerror(errno));
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(p[0]);
+		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0 || (dir && chdir(dir)))
+			_exit(127);
+		close(p[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "glc: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	char buf[8192];
+	for (;;) {
+		ssize_t n = read(p[0], buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		bputn(all, buf, (size_t)n);
+		if (stream) {
+			fwrite(buf, 1, (size_t)n, stdout);
+			fflush(stdout);
+		}
+	}
+	close(p[0]);
+	return waitchild(pid);
+}
+
 static double now(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1429,7 +1470,7 @@ static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool 
 	if (!mkdtemp(tdir))
 		fatal("mkdtemp: %s", strerror(errno));
 	const char *src = xprintf("%s/_testmain.go", tdir), *exe = xprintf("%s/%s.test", tdir, basename_(tp.ipath));
-	const char *errs = xprintf("%s/build.err", tdir), *out = xprintf("%s/test.out", tdir);
+	const char *errs = xprintf("%s/build.err", tdir);
 	FILE *f = fopen(src, "w");
 	if (!f || fputs(testmainsource(&tp), f) < 0 || fclose(f))
 		fatal("cannot write %s", src);
@@ -1465,13 +1506,18 @@ static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool 
 		vpush(&av, NULL);
 		stream |= !listmode;
 		double t0 = now();
-		rc = runin((char **)av.v, dir, stream ? NULL : out);
+		Buf all = {0};
+		rc = runpiped((char **)av.v, dir, stream, &all);
 		double secs = now() - t0;
-		if (rc && !stream && (text = readwhole(out, &n)))
-			fwrite(text, 1, n, stdout);
+		const char *got = bstr(&all);
+		if (rc && !stream)
+			fputs(got, stdout);
 		if (rc && !listmode)
 			printf("exit status %d\n", rc);
-		printf(rc ? "FAIL\t%s\t%.3fs\n" : "ok  \t%s\t%.3fs\n", tp.ipath, secs);
+		/* go test's note on a package where nothing matched */
+		const char *warn = "testing: warning: no tests to run\n";
+		bool none = !strncmp(got, warn, strlen(warn)) || strstr(got, xprintf("\n%s", warn));
+		printf(rc ? "FAIL\t%s\t%.3fs\n" : "ok  \t%s\t%.3fs%s\n", tp.ipath, secs, none ? " [no tests to run]" : "");
 	}
 	fflush(stdout);
 	Vec rm = {0};
@@ -1523,6 +1569,11 @@ static int testcmd(int argc, char **argv) {
 				verbose |= !strcmp(boolean[k], "v") && (!eq || !strcmp(eq + 1, "true"));
 				done = true;
 			}
+		if (!done && len == 4 && !strncmp(name, "fuzz", 4)) {
+			fprintf(stderr, "glc: test: -fuzz is not supported: gl has no fuzzing engine (fuzz targets' seed "
+			                "corpora run as tests)\n");
+			return 2;
+		}
 		if (!done) {
 			char *one[1] = {(char *)a};
 			if (!strcmp(a, "-o") || parseopts(1, one, &o, false) || o.inputs.n) {

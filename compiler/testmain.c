@@ -6,8 +6,8 @@
  * see its unexported names), and those of package <name>_test, an
  * external package that imports it.  The test binary's main package is
  * written here, as gl source: it imports both, lists their TestXxx,
- * BenchmarkXxx and ExampleXxx functions for package testing, and runs
- * them (or hands them to TestMain).
+ * BenchmarkXxx, FuzzXxx and ExampleXxx functions for package testing, and
+ * runs them (or hands them to TestMain).
  *
  * The functions are found in the text, as top-level declarations written
  * the way gofmt writes them: "func TestXxx(t *testing.T) {" at the start
@@ -108,7 +108,7 @@ static void scanfile(TestPkg *tp, const char *path) {
 			break;
 		}
 	const char *tparam = self ? " *T)" : "*testing.T)", *bparam = self ? " *B)" : "*testing.B)";
-	const char *mparam = self ? " *M)" : "*testing.M)";
+	const char *mparam = self ? " *M)" : "*testing.M)", *fparam = self ? " *F)" : "*testing.F)";
 	vpush(external ? &tp->xfiles : &tp->infiles, (void *)path);
 	for (int i = 0; i < lines.n; i++) {
 		const char *name;
@@ -123,6 +123,9 @@ static void scanfile(TestPkg *tp, const char *path) {
 		} else if ((name = testname(l[i], "Benchmark")) && strstr(l[i], bparam)) {
 			f->name = name;
 			vpush(&tp->benchmarks, f);
+		} else if ((name = testname(l[i], "Fuzz")) && strstr(l[i], fparam)) {
+			f->name = name;
+			vpush(&tp->fuzz, f);
 		} else if ((name = testname(l[i], "Example")) && strstr(l[i], "()")) {
 			f->name = name;
 			exampleoutput(l, i + 1, lines.n, f);
@@ -174,9 +177,11 @@ static bool uses(Vec *fs, bool external) {
 
 static void list(Buf *b, const char *var, const char *type, Vec *fs) {
 	bprintf(b, "\nvar %s = []testing.%s{\n", var, type);
+	bool fuzz = !strcmp(type, "InternalFuzzTarget"); /* its field is Fn, as Go's */
 	for (int i = 0; i < fs->n; i++) {
 		TestFunc *f = fs->v[i];
-		bprintf(b, "\t{Name: \"%s\", F: %s.%s", f->name, f->external ? "_xtest" : "_test", f->name);
+		bprintf(b, "\t{Name: \"%s\", %s: %s.%s", f->name, fuzz ? "Fn" : "F", f->external ? "_xtest" : "_test",
+		        f->name);
 		if (f->hasoutput) {
 			bput(b, ", Output: ");
 			quoted(b, f->output);
@@ -192,18 +197,20 @@ const char *testmainsource(TestPkg *tp) {
 	Buf b = {0};
 	bprintf(&b, "// The test binary of %s, written by glc test.\npackage main\n\nimport (\n\t\"os\"\n\t\"testing\"\n",
 	        tp->ipath);
-	bool in = uses(&tp->tests, false) || uses(&tp->benchmarks, false) || uses(&tp->examples, false) ||
-	          (tp->testmain && !tp->testmain->external);
-	bool ex = uses(&tp->tests, true) || uses(&tp->benchmarks, true) || uses(&tp->examples, true) ||
-	          (tp->testmain && tp->testmain->external);
+	bool in = uses(&tp->tests, false) || uses(&tp->benchmarks, false) || uses(&tp->fuzz, false) ||
+	          uses(&tp->examples, false) || (tp->testmain && !tp->testmain->external);
+	bool ex = uses(&tp->tests, true) || uses(&tp->benchmarks, true) || uses(&tp->fuzz, true) ||
+	          uses(&tp->examples, true) || (tp->testmain && tp->testmain->external);
 	bprintf(&b, "\t%s \"%s\"\n", in ? "_test" : "_", tp->ipath);
 	if (tp->xfiles.n)
 		bprintf(&b, "\t%s \"%s_test\"\n", ex ? "_xtest" : "_", tp->ipath);
 	bput(&b, ")\n");
 	list(&b, "tests", "InternalTest", &tp->tests);
 	list(&b, "benchmarks", "InternalBenchmark", &tp->benchmarks);
+	list(&b, "fuzzTargets", "InternalFuzzTarget", &tp->fuzz);
 	list(&b, "examples", "InternalExample", &tp->examples);
-	bprintf(&b, "\nfunc main() {\n\tm := testing.MainStart(\"%s\", tests, benchmarks, examples)\n", tp->ipath);
+	bprintf(&b, "\nfunc main() {\n\tm := testing.MainStart(\"%s\", tests, benchmarks, fuzzTargets, examples)\n",
+	        tp->ipath);
 	if (tp->testmain)
 		bprintf(&b, "\t%s.TestMain(m)\n\tos.Exit(testing.MainExitCode(m))\n}\n",
 		        tp->testmain->external ? "_xtest" : "_test");

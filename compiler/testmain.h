@@ -18,7 +18,7 @@ typedef struct TestFunc {
 typedef struct TestPkg {
 	const char *dir, *ipath;
 	Vec infiles, xfiles;             /* paths */
-	Vec tests, benchmarks, examples; /* TestFunc */
+	Vec tests, benchmarks, fuzz, examples; /* TestFunc */
 	TestFunc *testmain;              /* TestMain, or NULL */
 } TestPkg;
 

@@ -17,7 +17,8 @@
 #      shows every goroutine), the
 #      benchmark API (testdata/mod/bench: SetBytes, ReportMetric,
 #      RunParallel, sub-benchmarks, testing.Benchmark, AllocsPerRun) with
-#      -count, -cpu and -benchmem, T.Deadline, and
+#      -count, -cpu and -benchmem, T.Deadline, fuzz targets' seed corpora,
+#      "[no tests to run]", and
 #      the standard library's tests of package testing;
 #   5. each module of testdata/mod/errors fails `glc build` with exit 1 and
 #      the messages of its .err file (an import cycle with its chain, the
@@ -72,7 +73,7 @@ fi
 # glc test: goldens with the times masked (and a benchmark's ns/op, MB/s
 # and CPU), compared with Go's output too
 mask() {
-	sed -E 's/\(([0-9]+\.[0-9]+)s\)/(X.XXs)/; s/\t[0-9]+\.[0-9]+s$/\tX.XXXs/
+	sed -E 's/\(([0-9]+\.[0-9]+)s\)/(X.XXs)/; s/\t[0-9]+\.[0-9]+s( \[no tests to run\])?$/\tX.XXXs\1/
 		s/\t *[0-9.]+ (ns\/op|MB\/s)/\tX \1/g; s/^cpu: .*/cpu: X/' "$@"
 }
 # gotest NAME DIR WANTRC ARGS...: glc test ARGS in DIR, exit WANTRC, output NAME.out
@@ -119,6 +120,18 @@ gotest test-bench-mem bench 0 -run XXX -bench 'Frame|Checksum' -benchmem -bencht
 gotest test-bench-count bench 0 -v -count 2 -cpu 1,2 -run 'Checksum|Example' .
 # AllocsPerRun, testing.Benchmark, BenchmarkResult, T.Deadline
 gotest test-bench-api bench 0 -v -run Allocs .
+# fuzz targets' seed corpora (Add's and testdata/fuzz's files, every input
+# type) as subtests; a failing seed is in testdata/mod/failing
+gotest test-bench-fuzz bench 0 -v -run Fuzz .
+# nothing matched: the warning, and go test's note on the ok line
+gotest test-bench-none bench 0 -run XXX .
+gotest test-bench-none-v bench 0 -v -run XXX .
+# no fuzzing engine: -fuzz is refused, in one line
+cd "$tmp/bench" || exit 1
+timeout 60 "$GLC" test -fuzz FuzzFrame . >"$tmp/fuzz.got" 2>&1
+rc=$?
+{ [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/fuzz.got")" -eq 1 ] && grep -q '^glc: test: -fuzz is not supported' "$tmp/fuzz.got"; } ||
+	{ fail "glc test -fuzz (exit $rc):"; sed 's/^/    /' "$tmp/fuzz.got"; }
 # a program's tests, with TestMain; then a panic, then a timeout
 cp -R "$mod/mainpkg" "$tmp/mainpkg"
 gotest test-mainpkg mainpkg 0 -v

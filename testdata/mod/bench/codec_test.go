@@ -105,3 +105,27 @@ func TestAllocsAndBenchmark(t *testing.T) {
 		t.Errorf("Deadline() = %v, %v under go test's default timeout", d, ok)
 	}
 }
+
+// a fuzz target's seed corpus (go test without -fuzz): Add's inputs, then
+// testdata/fuzz/FuzzFrame's files, each a subtest
+func FuzzFrame(f *testing.F) {
+	f.Add([]byte("gl"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, p []byte) {
+		out := Frame(p)
+		if int(out[0]) != len(p)%256 || string(out[1:]) != string(p) {
+			t.Fatalf("Frame(%q) = %q", p, out)
+		}
+		t.Logf("%q", p)
+	})
+}
+
+// every type an input may have, read from a corpus file in go test's
+// format (testdata/fuzz/FuzzTypes), the values logged with -v
+func FuzzTypes(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte, s string, ok bool, c byte, r rune, f32 float32, f64 float64,
+		i int, i8 int8, i16 int16, i64 int64, u uint, u16 uint16, u32 uint32, u64 uint64) {
+		t.Logf("%q %q %v %d %q %v %v", b, s, ok, c, r, f32, f64)
+		t.Logf("%d %d %d %d %d %d %d %d", i, i8, i16, i64, u, u16, u32, u64)
+	})
+}

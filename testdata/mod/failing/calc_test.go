@@ -53,3 +53,12 @@ func ExampleAdd() {
 	fmt.Println(Add(-1, 1))
 	// Output: 0
 }
+
+// a fuzz target whose second seed fails (Add is wrong for negatives)
+func FuzzAdd(f *testing.F) {
+	f.Add(1, 2)
+	f.Add(-3, 3)
+	f.Fuzz(func(t *testing.T, a, b int) {
+		check(t, a, b, a+b)
+	})
+}
