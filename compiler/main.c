@@ -439,7 +439,7 @@ static const char usagetext[] =
 	"usage: glc build [-o output] [-p n] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n"
 	"       glc run [-p n] [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
 	"       glc list [packages]\n"
-	"       glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-benchmem] [-count n] [-cpu list] [-short] [-timeout d] [packages]\n"
+	"       glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-benchmem] [-count n] [-cpu list] [-failfast] [-list re] [-short] [-timeout d] [packages]\n"
 	"       glc trace [-o output.html] trace.json\n"
 	"       glc env [NAME...]\n"
 	"       glc contract [-stdlib dir] [-o header.h]\n"
@@ -482,7 +482,7 @@ static const struct {
 	 "line, as go list; dir/... is dir and the package directories below it (not testdata, not\n"
 	 "names starting with . or _, not other modules).  Needs a go.mod (glc help modules).\n"},
 	{"test",
-	 "glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-benchmem] [-count n] [-cpu list] [-short] [-timeout d] [packages]\n\n"
+	 "glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-benchmem] [-count n] [-cpu list] [-failfast] [-list re] [-short] [-timeout d] [packages]\n\n"
 	 "Builds a test binary for each package named (default: the current directory) from its\n"
 	 "*_test.go and *_test.gl files — of the package itself, and of an external package\n"
 	 "<name>_test — and runs it in the package's directory, printing what go test prints:\n"
@@ -1530,7 +1530,7 @@ static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool 
 }
 
 /* glc test [flags] [packages]: go test's flags -v -run -bench -benchtime
- * -benchmem -count -cpu -short -timeout (given to the test binary as
+ * -benchmem -count -cpu -failfast -list -short -timeout (given to the test binary as
  * -test.*), and glc
  * build's -x -work -m -O -gc=boehm. */
 static int testcmd(int argc, char **argv) {
@@ -1548,8 +1548,8 @@ static int testcmd(int argc, char **argv) {
 		}
 		const char *eq = strchr(name, '=');
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		static const char *const valued[] = {"run", "bench", "benchtime", "count", "cpu", "timeout", NULL};
-		static const char *const boolean[] = {"v", "short", "benchmem", NULL};
+		static const char *const valued[] = {"run", "bench", "benchtime", "count", "cpu", "list", "timeout", NULL};
+		static const char *const boolean[] = {"v", "short", "benchmem", "failfast", NULL};
 		bool done = false;
 		for (int k = 0; valued[k] && !done; k++)
 			if (strlen(valued[k]) == len && !strncmp(name, valued[k], len)) {
@@ -1560,7 +1560,8 @@ static int testcmd(int argc, char **argv) {
 				}
 				vpush(&testargs, xprintf("-test.%s=%s", valued[k], val));
 				timeout |= !strcmp(valued[k], "timeout");
-				verbose |= !strcmp(valued[k], "bench"); /* go test shows benchmarks' output as it comes */
+				/* go test shows benchmarks' output and -list's as it comes */
+				verbose |= !strcmp(valued[k], "bench") || !strcmp(valued[k], "list");
 				done = true;
 			}
 		for (int k = 0; boolean[k] && !done; k++)

@@ -18,7 +18,7 @@
 #      benchmark API (testdata/mod/bench: SetBytes, ReportMetric,
 #      RunParallel, sub-benchmarks, testing.Benchmark, AllocsPerRun) with
 #      -count, -cpu and -benchmem, T.Deadline, fuzz targets' seed corpora,
-#      "[no tests to run]", and
+#      "[no tests to run]", -list and -failfast, and
 #      the standard library's tests of package testing;
 #   5. each module of testdata/mod/errors fails `glc build` with exit 1 and
 #      the messages of its .err file (an import cycle with its chain, the
@@ -104,6 +104,10 @@ gotest test-failing-run failing 1 -v -run 'Sub/bad|Positive' .
 # reported before anything runs, in Go's words
 gotest test-failing-regexp failing 1 -v -run 'Sub[a-z]+/^(b.d|o[k])$|Pos{1}it' .
 gotest test-failing-badrun failing 1 -run 'Pos|Sub/b(' .
+# -list names what would run, runs nothing; -failfast starts nothing after
+# the first failure (subtests included)
+gotest test-failing-list failing 0 -list 'Sub|Fuzz|Add' .
+gotest test-failing-failfast failing 1 -failfast -v -run 'Neg|Sub|Pos' .
 # a benchmark run 100 times: go test's columns (the figures differ)
 cd "$tmp/hello" || exit 1
 timeout 300 "$GLC" test -run XXX -bench . -benchtime 100x ./greet >"$tmp/bench.got" 2>&1 || fail "glc test -bench: exit $?"
