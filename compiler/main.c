@@ -439,7 +439,7 @@ static const char usagetext[] =
 	"usage: glc build [-o output] [-p n] [-work] [-x] [-m] [-O0|-O1|-O2] [-gc=boehm] [file.gl... | dir | packages]\n"
 	"       glc run [-p n] [-work] [-x] [-m] [-gc=boehm] file.gl... | dir [arguments...]\n"
 	"       glc list [packages]\n"
-	"       glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-benchmem] [-count n] [-cpu list] [-failfast] [-list re] [-short] [-timeout d] [packages]\n"
+	"       glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-benchmem] [-count n] [-cpu list] [-failfast] [-list re] [-short] [-shuffle off|on|n] [-timeout d] [packages]\n"
 	"       glc trace [-o output.html] trace.json\n"
 	"       glc env [NAME...]\n"
 	"       glc contract [-stdlib dir] [-o header.h]\n"
@@ -482,7 +482,7 @@ static const struct {
 	 "line, as go list; dir/... is dir and the package directories below it (not testdata, not\n"
 	 "names starting with . or _, not other modules).  Needs a go.mod (glc help modules).\n"},
 	{"test",
-	 "glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-benchmem] [-count n] [-cpu list] [-failfast] [-list re] [-short] [-timeout d] [packages]\n\n"
+	 "glc test [-v] [-run re] [-bench re] [-benchtime d|Nx] [-benchmem] [-count n] [-cpu list] [-failfast] [-list re] [-short] [-shuffle off|on|n] [-timeout d] [packages]\n\n"
 	 "Builds a test binary for each package named (default: the current directory) from its\n"
 	 "*_test.go and *_test.gl files — of the package itself, and of an external package\n"
 	 "<name>_test — and runs it in the package's directory, printing what go test prints:\n"
@@ -1529,10 +1529,26 @@ static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool 
 	return rc ? 1 : 0;
 }
 
+/* -shuffle's value is checked before anything is built, as go test does:
+ * on, off or an int64, else go test's message and false. */
+static bool shuffleok(const char *v) {
+	if (!strcmp(v, "on") || !strcmp(v, "off"))
+		return true;
+	char *end;
+	errno = 0;
+	(void)strtoll(v, &end, 10);
+	if (*v && !*end && errno == 0 && *v != ' ' && *v != '\t')
+		return true;
+	fprintf(stderr,
+	        "invalid value \"%s\" for flag -shuffle: -shuffle argument must be \"on\", \"off\", or an int64: "
+	        "strconv.ParseInt: parsing \"%s\": %s\nrun 'glc help test' for details\n",
+	        v, v, errno == ERANGE ? "value out of range" : "invalid syntax");
+	return false;
+}
+
 /* glc test [flags] [packages]: go test's flags -v -run -bench -benchtime
- * -benchmem -count -cpu -failfast -list -short -timeout (given to the test binary as
- * -test.*), and glc
- * build's -x -work -m -O -gc=boehm. */
+ * -benchmem -count -cpu -failfast -list -short -shuffle -timeout (given to
+ * the test binary as -test.*), and glc build's -x -work -m -O -gc=boehm. */
 static int testcmd(int argc, char **argv) {
 	Opts o = {0};
 	Vec testargs = {0}, pkgs = {0};
@@ -1548,7 +1564,7 @@ static int testcmd(int argc, char **argv) {
 		}
 		const char *eq = strchr(name, '=');
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		static const char *const valued[] = {"run", "bench", "benchtime", "count", "cpu", "list", "timeout", NULL};
+		static const char *const valued[] = {"run", "bench", "benchtime", "count", "cpu", "list", "shuffle", "timeout", NULL};
 		static const char *const boolean[] = {"v", "short", "benchmem", "failfast", NULL};
 		bool done = false;
 		for (int k = 0; valued[k] && !done; k++)
@@ -1558,6 +1574,8 @@ static int testcmd(int argc, char **argv) {
 					fprintf(stderr, "glc: test: flag -%s needs a value\n", valued[k]);
 					return 2;
 				}
+				if (!strcmp(valued[k], "shuffle") && !shuffleok(val))
+					return 2;
 				vpush(&testargs, xprintf("-test.%s=%s", valued[k], val));
 				timeout |= !strcmp(valued[k], "timeout");
 				/* go test shows benchmarks' output and -list's as it comes */

@@ -18,7 +18,7 @@
 #      benchmark API (testdata/mod/bench: SetBytes, ReportMetric,
 #      RunParallel, sub-benchmarks, testing.Benchmark, AllocsPerRun) with
 #      -count, -cpu and -benchmem, T.Deadline, fuzz targets' seed corpora,
-#      "[no tests to run]", -list and -failfast, and
+#      "[no tests to run]", -list, -failfast and -shuffle, and
 #      the standard library's tests of package testing;
 #   5. each module of testdata/mod/errors fails `glc build` with exit 1 and
 #      the messages of its .err file (an import cycle with its chain, the
@@ -108,6 +108,13 @@ gotest test-failing-badrun failing 1 -run 'Pos|Sub/b(' .
 # the first failure (subtests included)
 gotest test-failing-list failing 0 -list 'Sub|Fuzz|Add' .
 gotest test-failing-failfast failing 1 -failfast -v -run 'Neg|Sub|Pos' .
+# -shuffle N: the seed printed, the tests in the order Go draws with it
+gotest test-failing-shuffle failing 1 -shuffle 7 -v -run 'Pos|Neg|Skip|Par' .
+cd "$tmp/failing" || exit 1
+timeout 60 "$GLC" test -shuffle x . >"$tmp/shuffle.got" 2>&1
+rc=$?
+{ [ $rc -eq 2 ] && grep -q '^invalid value "x" for flag -shuffle: -shuffle argument must be "on", "off", or an int64' "$tmp/shuffle.got"; } ||
+	{ fail "glc test -shuffle x (exit $rc):"; sed 's/^/    /' "$tmp/shuffle.got"; }
 # a benchmark run 100 times: go test's columns (the figures differ)
 cd "$tmp/hello" || exit 1
 timeout 300 "$GLC" test -run XXX -bench . -benchtime 100x ./greet >"$tmp/bench.got" 2>&1 || fail "glc test -bench: exit $?"
