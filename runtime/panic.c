@@ -654,7 +654,9 @@ static GL_NOINLINE void fatalpanic(G *g) {
 }
 
 /* On g0 (or the signal stack): "fatal error: msg", every goroutine's
- * traceback, exit 2. */
+ * traceback, exit 2.  A throw from the runtime's own stack shows that
+ * stack first at GLTRACEBACK=system, under "runtime stack:", as Go's: the
+ * goroutine's traceback would not reach the C that threw. */
 static void throw_m(void *arg) {
 	const char *msg = arg;
 	M *mp = getm();
@@ -674,6 +676,12 @@ static void throw_m(void *arg) {
 	prints("fatal error: ");
 	prints(msg);
 	prints("\n");
+	if (mp->throwsystem && level >= 2) {
+		prints("\nruntime stack:\n");
+		/* from throw_m's caller: its return address, its caller's frame */
+		uintptr_t *fp = __builtin_frame_address(0);
+		traceback(getg(), fp[1], 0, fp[0]);
+	}
 	dumptraceback(mp->curg);
 	printunlock();
 	if (crash) {
@@ -690,6 +698,9 @@ void gl_throw(const char *msg) {
 		prints("\n");
 		sys_exit(2);
 	}
+	/* an M field, not an argument: gl_throw's frame counts in the stack
+	 * band of every runtime call that can throw (testdata/stackusage.py) */
+	tls_g->m->throwsystem = tls_g != tls_g->m->curg;
 	systemstack(throw_m, (void *)msg);
 	__builtin_unreachable();
 }

@@ -171,6 +171,7 @@ struct M {
 	void *waitlock;
 	int32_t locks;       /* runtime locks held: no preemption, no parking */
 	int32_t dying;       /* fatal error in progress on this M */
+	bool throwsystem;    /* gl_throw was called on g0 or the signal stack (panic.c) */
 	int32_t preprinting; /* calling Error/String of a dying panic's value */
 	bool spinning;       /* looking for work without having found any */
 	bool blocked;        /* sleeping on park */
@@ -817,6 +818,9 @@ extern const GlType gltype_rterror;  /* runtime.Error values (gl_panicstring) */
 GlString missingmethod(const GlType *inter, const GlType *typ);
 void gl_panicnilat(G *g, uintptr_t pc, uintptr_t addr);
 void printpanicval(GlEface e);
+
+/* symtab.c: the runtime C function holding pc, from the ELF symbol table */
+bool cfuncname(uintptr_t pc, const char **name, const char **file, uintptr_t *entry);
 
 /* traceback.c */
 const GlFuncInfo *findfunc(uintptr_t pc, int32_t *line);

@@ -430,6 +430,27 @@ static void printfuncline(const GlFuncInfo *f, int64_t line, bool inlined) {
 	printint(line);
 }
 
+/* A frame of the runtime's C (GLTRACEBACK=system, "runtime stack:"):
+ * its function as the symbol table names it, with its source file where
+ * the table says (a static function's), and the return address's offset;
+ * Go prints the runtime's frames as "runtime.gopark(...)" and a line. */
+static void printcframe(uintptr_t pc) {
+	const char *name, *file;
+	uintptr_t entry;
+	if (!cfuncname(pc - 1, &name, &file, &entry)) {
+		prints("runtime C frame\n\tpc=");
+		printhex(pc);
+		prints("\n");
+		return;
+	}
+	prints(name);
+	prints("(...)\n\t");
+	prints(file != NULL ? file : "?");
+	prints(" +");
+	printhex(pc - entry);
+	prints("\n");
+}
+
 static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
 	if (cls == frameGl) {
 		int64_t i = findrec(pc);
@@ -485,9 +506,7 @@ static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
 		printhex(pc - (uintptr_t)gopanic);
 		prints("\n");
 	} else {
-		prints("runtime C frame\n\tpc=");
-		printhex(pc);
-		prints("\n");
+		printcframe(pc);
 	}
 }
 

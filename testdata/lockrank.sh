@@ -8,6 +8,7 @@
 #   2. With lockrank=1 the cases in order (hchan then sched; two hchans, as
 #      select nests them) return, and each wrong one is a fatal error with
 #      Go's message, the M's held locks and the lock it was taking.
+#      A violation at GLTRACEBACK=system prints the runtime's stack first.
 #   3. lockrank=2 prints the pairs of ranks it sees nested: a blocking
 #      select over two channels locks both.
 . "$(dirname "$0")/testlib.sh"
@@ -63,6 +64,27 @@ if grep -q '^[0-9]* ======$' "$tmp/out" && grep -q '^0 : sched [0-9]* 0x[0-9a-f]
 else
 	fail "case 0: no held-locks list (\"N ======\", \"0 : sched ...\")"
 	sed 's/^/    /' "$tmp/out" | head -12
+fi
+
+# the throw came from the runtime's own stack (lockWithRank_m runs on g0):
+# at GLTRACEBACK=system that stack comes first, under "runtime stack:",
+# its C functions named from the symbol table (runtime/symtab.c); at the
+# default level it is left out, as Go's
+runcase "GLDEBUG=lockrank=1 GLTRACEBACK=system" 0
+if [ $rc -eq 2 ] && grep -q '^runtime stack:$' "$tmp/out" &&
+	sed -n '/^runtime stack:$/,/^$/p' "$tmp/out" | grep -q '^rankProblem(\.\.\.)$' &&
+	sed -n '/^runtime stack:$/,/^$/p' "$tmp/out" | grep -A1 '^lockWithRank_m(\.\.\.)$' | grep -q '^	lockrank\.c +0x' &&
+	! grep -q 'runtime C frame' "$tmp/out"; then
+	echo "ok   case 0, GLTRACEBACK=system: runtime stack: rankProblem, lockWithRank_m (lockrank.c)"
+else
+	fail "case 0, GLTRACEBACK=system: exit $rc, want 2 and a runtime stack naming rankProblem and lockWithRank_m"
+	sed 's/^/    /' "$tmp/out" | head -24
+fi
+runcase GLDEBUG=lockrank=1 0
+if grep -q '^runtime stack:$' "$tmp/out"; then
+	fail "case 0: a runtime stack at the default GLTRACEBACK"
+else
+	echo "ok   case 0: no runtime stack at the default GLTRACEBACK"
 fi
 
 # 3. the pairs

@@ -14,7 +14,8 @@
 #      hangs too, its loop through a function with a prologue does not;
 #   3. the SIGQUIT dump lists every goroutine with its gl function and
 #      file:line, the running ones too, then the registers; exit status 2;
-#      two quits print one dump; GLTRACEBACK=none leaves the goroutines out;
+#      two quits print one dump; GLTRACEBACK=system adds the runtime's C
+#      frames, named; GLTRACEBACK=none leaves the goroutines out;
 #      runtime/debug.SetTraceback raises a panic's traceback to every
 #      goroutine or lowers it to none, but not below GLTRACEBACK's;
 #   4. testdata/preemptentry.py: the machine code keeps what the signal
@@ -117,6 +118,18 @@ if build sigquit "$top_srcdir/testdata/runtime/sigquit.gl"; then
 		sed 's/^/    /' "$tmp/sq.err" | grep -v '^    	' | head -30
 	else
 		echo "ok   SIGQUIT twice: one dump of 5 goroutines, exit 2"
+	fi
+	# GLTRACEBACK=system: the runtime's C frames too, named from the
+	# symbol table (runtime/symtab.c): the channel receive's C
+	sigquit system
+	n=$(grep -c '^goroutine [0-9]* \[' "$tmp/sq.err")
+	if [ $rc -eq 2 ] && [ "$n" -eq 5 ] && grep -q '^chanrecv[.a-z0-9]*(\.\.\.)$' "$tmp/sq.err" &&
+		grep -A1 '^chanrecv[.a-z0-9]*(\.\.\.)$' "$tmp/sq.err" | grep -q '^	chan\.c +0x[0-9a-f]*$' &&
+		! grep -q 'runtime C frame' "$tmp/sq.err"; then
+		echo "ok   SIGQUIT with GLTRACEBACK=system: the runtime's frames named (chanrecv, chan.c)"
+	else
+		fail "SIGQUIT with GLTRACEBACK=system: exit $rc, $n goroutines, want 5 and a named chanrecv frame"
+		sed 's/^/    /' "$tmp/sq.err" | head -40
 	fi
 	sigquit none
 	n=$(grep -c '^goroutine ' "$tmp/sq.err")
