@@ -671,7 +671,8 @@ static void rmworkdir(bool keep) {
 	rmdir(workdir);
 }
 
-static int runin(char **argv, const char *dir, const char *out);
+static pid_t spawn(char **argv, const char *dir, int fd);
+static int waitchild(pid_t pid);
 
 static int runcmd(char **argv, bool echo) {
 	if (echo) {
@@ -679,7 +680,7 @@ static int runcmd(char **argv, bool echo) {
 			fprintf(stderr, "%s%s", a == argv ? "" : " ", *a);
 		fputc('\n', stderr);
 	}
-	return runin(argv, NULL, NULL);
+	return waitchild(spawn(argv, NULL, -1));
 }
 
 /* The exit status of child pid: its code, or 128 + the signal that killed it. */
@@ -1369,27 +1370,22 @@ static int buildmany(Opts *o) {
 
 /* ---------------------------------------------------------------- glc test */
 
-/* Run argv with stdout and stderr to the file out (NULL: ours) in
- * directory dir; its exit status. */
-static int runin(char **argv, const char *dir, const char *out) {
+/* Start argv in directory dir (NULL: ours) with its standard output
+ * and error on fd (-1: ours); the child's pid. */
+static pid_t spawn(char **argv, const char *dir, int fd) {
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0)
 		fatal("fork: %s", strerror(errno));
 	if (pid == 0) {
-		if (out) {
-			int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-			if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-				_exit(127);
-		}
-		if (dir && chdir(dir))
+		if ((fd >= 0 && (dup2(fd, 1) < 0 || dup2(fd, 2) < 0)) || (dir && chdir(dir)))
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "glc: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	return waitchild(pid);
+	return pid;
 }
 
 /* Run argv in dir with its standard output and error into one pipe, as
@@ -1397,22 +1393,10 @@ static int runin(char **argv, const char *dir, const char *out) {
  * if stream, and kept whole in *all.  Its exit status. */
 static int runpiped(char **argv, const char *dir, bool stream, Buf *all) {
 	int p[2];
-	if (pipe(p))
+	/* close-on-exec: the child keeps only its dup2'd 1 and 2 */
+	if (pipe(p) || fcntl(p[0], F_SETFD, FD_CLOEXEC) || fcntl(p[1], F_SETFD, FD_CLOEXEC))
 		fatal("pipe: %s", strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		fatal("fork: %s", strerror(errno));
-	if (pid == 0) {
-		close(p[0]);
-		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0 || (dir && chdir(dir)))
-			_exit(127);
-		close(p[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "glc: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	pid_t pid = spawn(argv, dir, p[1]);
 	close(p[1]);
 	char buf[8192];
 	for (;;) {
@@ -1525,7 +1509,7 @@ static int testone(Opts *o, const char *dir, Vec *testargs, bool listmode, bool 
 	vpush(&rm, "-rf");
 	vpush(&rm, tdir);
 	vpush(&rm, NULL);
-	runin((char **)rm.v, NULL, NULL);
+	waitchild(spawn((char **)rm.v, NULL, -1));
 	return rc ? 1 : 0;
 }
 
