@@ -83,10 +83,10 @@ typedef enum lockRank {
 	lockRankSig,         /* sigqueue.c sig.lock: signal.Notify's tables */
 	lockRankTimer,       /* timer.mu: Stop/Reset of one timer */
 	lockRankTimers,      /* P.timersLock; moveTimers holds two, the world stopped */
-	/* Below the timers: a timer's heap grows under its locks, and that
-	 * allocation may sweep a span and queue the finalizers it finds (a
-	 * pair a CI run met once); above the scheduler, which
-	 * starting and readying fing takes */
+	/* Inside the timers: a timer's heap grows under their locks, and
+	 * that allocation may sweep a span and queue the finalizers it finds
+	 * (a pair a CI run met once); outside the scheduler's locks, which
+	 * createfing takes with finlock held (newproc: allg, sched, stack) */
 	lockRankFin,         /* mfinal.c finlock: the finalizer queue */
 	/* The scheduler */
 	lockRankSched,       /* sched.lock: idle Ms and Ps, the global run queue */
