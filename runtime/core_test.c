@@ -2382,7 +2382,7 @@ static const tcase cases[] = {
 	{"GLTRACEBACK=none", t_tbmain, 0, NORMAL, NULL, "none", 2,
 	 {"panic: runtime error: index out of range [5] with length 3\n"}, "goroutine"},
 	{"GLTRACEBACK=system", t_tbmain, 0, NORMAL, NULL, "system", 2,
-	 {"goroutine 1 [running]:\n", "runtime C frame\n\tpc=0x", "main.fb(...)"}, NULL},
+	 {"goroutine 1 [running]:\n", "fatalpanic(...)\n\tpanic.c +0x", "main.fb(...)"}, "runtime C frame"},
 	{"nested panics", t_tbnested, 0, BOTH, NULL, NULL, 2,
 	 {"panic: panic in work\n\tpanic: panic in cleanup\n\ngoroutine 1 [running]:\nmain.main.func1(...)\n"
 	  "\t/src/core_test.gl:44 +0x",
