@@ -386,16 +386,22 @@ static void assignto(Esc *e, Node *l, Node *n) {
 
 static void walkexpr(Esc *e, Node *n);
 
-/* A parameter of a function the analysis knows, or NULL. */
-Obj *calleeparam(Node *call, int i, bool recv) {
+/* The function a call names statically (a function, a package's
+ * function, a method), or NULL. */
+static Obj *calleefunc(Node *call) {
 	Node *f = call->a;
 	while (f->kind == N_PAREN)
 		f = f->a;
-	Obj *fo = NULL;
 	if ((f->kind == N_IDENT || (f->kind == N_SELECTOR && f->op == SEL_PKG)) && f->obj && f->obj->kind == O_FUNC)
-		fo = f->obj;
-	else if (f->kind == N_SELECTOR && f->op == SEL_METHOD && f->meth)
-		fo = ((Method *)f->meth)->fn;
+		return f->obj;
+	if (f->kind == N_SELECTOR && f->op == SEL_METHOD && f->meth)
+		return ((Method *)f->meth)->fn;
+	return NULL;
+}
+
+/* A parameter of a function the analysis knows, or NULL. */
+Obj *calleeparam(Node *call, int i, bool recv) {
+	Obj *fo = calleefunc(call);
 	if (!fo || fo->extern_ || !fo->decl || !fo->decl->aux)
 		return NULL;
 	FuncInfo *fi = fo->decl->aux;
@@ -409,11 +415,8 @@ Obj *calleeparam(Node *call, int i, bool recv) {
 /* Whether the call is of a body-less function marked //gl:noescape: its
  * arguments are lent to the runtime's C for the call, not kept. */
 static bool calleenoescape(Node *call) {
-	Node *f = call->a;
-	while (f->kind == N_PAREN)
-		f = f->a;
-	Obj *fo = (f->kind == N_IDENT || (f->kind == N_SELECTOR && f->op == SEL_PKG)) ? f->obj : NULL;
-	return fo && fo->kind == O_FUNC && fo->extern_ && (fo->directives & DIR_NOESCAPE);
+	Obj *fo = calleefunc(call);
+	return fo && fo->extern_ && (fo->directives & DIR_NOESCAPE);
 }
 
 static void walkcall(Esc *e, Node *n) {
