@@ -40,6 +40,7 @@ struct Fn {
 	Vec taken;              /* those a call took, cleared already */
 	Vec frameslots;         /* "name" of members holding pointers */
 	Vec frametypes;         /* their Types */
+	Vec objslots;           /* "name" of the stack objects' members, by bit (emitstmt.c, stackobject) */
 	Vec cnames;             /* C names of its gl locals, captured ones too (cname) */
 	int ntemp, nlabel, indent;
 	int lastindent;         /* the depth of the last line written */

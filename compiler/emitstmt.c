@@ -86,6 +86,35 @@ void plainmember(const char *name, const char *decl) {
 
 static void framemember(const char *name, Type *t, const char *comment) { framememberc(name, t, ctype(t), comment); }
 
+/* Local o, in the frame with its address taken, is a stack object (Go's
+ * name): a pointer may reach it where no statement names it, so it cannot
+ * be zeroed at its last use; bit k of the frame's dead mask says instead
+ * that no statement names it any more, and the collector then scans it
+ * only if a pointer it finds on the stack points into it (runtime
+ * mgcstack.c).  A new variable is live from its declaration (GL_OBJLIVE,
+ * written here, where the declaration runs; a parameter's bit is zero
+ * from the frame's entry).  64 bits: a 65th such local is scanned always.
+ * Named results are read by every return: scanned always. */
+static void stackobject(Obj *o) {
+	if (o->result || !haspointers(o->type) || fn->objslots.n == 64)
+		return;
+	if (fn->objslots.n == 0)
+		bprintf(&fn->frameptr, "\tuint64_t gl_objdead; /* stack objects named by no later statement (GL_OBJDEAD) */\n");
+	vpush(&fn->objslots, (void *)o->cname);
+	o->objbit = fn->objslots.n;
+	if (!o->param)
+		line("GL_OBJLIVE(fp, %d);", o->objbit - 1);
+}
+
+/* Local o is named by no later statement: zero its member, or for a stack
+ * object mark it dead. */
+static void killvar(Obj *o) {
+	if (o->objbit)
+		line("GL_OBJDEAD(fp, %d);", o->objbit - 1);
+	else
+		line("GL_CLEAR(%s);", slotref(o));
+}
+
 /* Decide where a local lives: the heap when captured or address-taken,
  * the data frame when it holds pointers or is an aggregate, else a C local. */
 void declarevar(Obj *o) {
@@ -110,7 +139,9 @@ void declarevar(Obj *o) {
 	} else if (inframe(t) || o->addrtaken) {
 		o->slot = S_FRAME;
 		framemember(nm, t, comment);
-		if (!o->addrtaken && !o->param && !o->result && haspointers(t))
+		if (o->addrtaken)
+			stackobject(o);
+		if (!o->param && !o->result && (!o->addrtaken || o->objbit) && haspointers(t))
 			vpush(&fn->scopevars, o);
 	} else {
 		o->slot = S_LOCAL;
@@ -171,12 +202,13 @@ const char *slotref(Obj *o) {
 }
 
 /* Whether o can die before its scope ends: the collector scans its
- * member, and only its name reaches it (not an address taken of a
- * variable in the frame; named results are read by every return). */
+ * member, and only its name reaches it -- or it is a stack object, which
+ * a pointer may reach, and is marked dead instead (killvar).  Named
+ * results are read by every return. */
 static bool scoped(Obj *o) {
 	if (o->result)
 		return false;
-	return o->slot == S_BOX || (o->slot == S_FRAME && !o->addrtaken && haspointers(o->type));
+	return o->slot == S_BOX || (o->slot == S_FRAME && (!o->addrtaken || o->objbit) && haspointers(o->type));
 }
 
 /* ---- last uses ----
@@ -272,7 +304,7 @@ static void settakes(Uses *u, int i, int mark) {
 	fn->taken.n = 0;
 	for (int j = mark; u->cap && j < fn->scopevars.n; j++) {
 		LastUse *e = usefind(u, fn->scopevars.v[j], false);
-		if (e && e->last == i && e->count == 1)
+		if (e && e->last == i && e->count == 1 && !e->o->objbit) /* a pointer may read a stack object after */
 			vpush(&fn->takeset, e->o);
 	}
 }
@@ -318,7 +350,7 @@ static void deadafter(Uses *u, Vec *v, int i, int mark, bool loop) {
 			continue;
 		}
 		if (!wasted && !vhas(&fn->taken, o))
-			line("GL_CLEAR(%s);", slotref(o));
+			killvar(o);
 	}
 	fn->scopevars.n = k;
 	fn->taken.n = 0;
@@ -346,13 +378,14 @@ const char *takearg(Node *a, Type *pt, const char *v) {
 /* The locals declared after mark go out of scope here: zero those the
  * collector would scan (the frame's stack map covers the whole call, so
  * a dead local's last pointer would keep its object alive until the
- * function returns).  Only locals no pointer can reach: an address-taken
- * one may be read through a pointer after its scope ends, a captured one
- * lives in a box.  A jump out of the scope (break, goto, return) skips
- * the clearing: the value stays as it would have without it. */
+ * function returns), or mark them dead if they are stack objects (a
+ * pointer may still read one after its scope ends; the collector scans it
+ * while one does).  A captured local lives in a box: its pointer is
+ * zeroed.  A jump out of the scope (break, goto, return) skips the
+ * clearing: the value stays as it would have without it. */
 static void varclear(int mark) {
 	for (int i = mark; i < fn->scopevars.n; i++)
-		line("GL_CLEAR(%s);", slotref(fn->scopevars.v[i]));
+		killvar(fn->scopevars.v[i]);
 	fn->scopevars.n = mark;
 }
 
@@ -1656,21 +1689,33 @@ static void bindparam(Obj *o, const char *cparam, Type *t, bool byptr, Buf *entr
 	}
 }
 
+/* The obj of frame member name's GlFrameSlot: 1 + its stack object's bit,
+ * or 0. */
+static int objslotbit(const char *name) {
+	for (int i = 0; i < fn->objslots.n; i++)
+		if (!strcmp(fn->objslots.v[i], name))
+			return i + 1;
+	return 0;
+}
+
 static void emitfuncinfo(const char *framestruct) {
 	Buf b = {0};
 	if (fn->frameslots.n) {
 		bprintf(&b, "static const GlFrameSlot %s__slots[] = {\n", fn->cname);
-		for (int i = 0; i < fn->frameslots.n; i++)
-			bprintf(&b, "\t{offsetof(%s, %s), %s},\n", framestruct, (char *)fn->frameslots.v[i],
-				fn->frametypes.v[i] ? typedesc(fn->frametypes.v[i]) : "&gl_mapitertype");
+		for (int i = 0; i < fn->frameslots.n; i++) {
+			int obj = objslotbit(fn->frameslots.v[i]);
+			bprintf(&b, "\t{%s, offsetof(%s, %s)%s},\n", fn->frametypes.v[i] ? typedesc(fn->frametypes.v[i]) : "&gl_mapitertype",
+				framestruct, (char *)fn->frameslots.v[i], obj ? xprintf(", %d /* a stack object */", obj) : "");
+		}
 		bprintf(&b, "};\n");
 	}
 	bool wrapper = fn->fi->obj && (fn->fi->obj->directives & DIR_WRAPPER);
 	bool noargs = !fn->fi->recv && under(fn->fi->sig)->fields.n == 0; /* tracebacks print f() */
-	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {%s, \"%s\", %d, %s, %s, %d, (void (*)(void))%s%s};\n",
+	bprintf(&b, "static const GlFuncInfo %s __attribute__((used)) = {%s, \"%s\", %d, %s, %s, %d, (void (*)(void))%s%s%s};\n",
 		fn->info, wrapper ? "0 /* //gl:wrapper */" : xprintf("\"%s\"", fn->gname), abspathof(fn->fi->node->pos), fn->fi->node->pos.line,
 		fn->hasframe ? xprintf("sizeof(%s)", framestruct) : "0", fn->frameslots.n ? xprintf("%s__slots", fn->cname) : "0",
-		fn->frameslots.n, fn->cname, noargs ? ", .noargs = true" : "");
+		fn->frameslots.n, fn->cname, noargs ? ", .noargs = true" : "",
+		fn->objslots.n ? xprintf(", .objdead = offsetof(%s, gl_objdead)", framestruct) : "");
 	bput(&gfuncs, bstr(&b));
 }
 

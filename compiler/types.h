@@ -119,6 +119,7 @@ struct Obj {
 	/* back end */
 	const char *cname;
 	int slot;
+	int objbit;         /* a stack object: 1 + its bit in the frame's dead mask (emitstmt.c, stackobject) */
 	int emitted;
 	int order;          /* package-level: declaration order */
 	Type *recvtype;     /* methods: the receiver's base named type */

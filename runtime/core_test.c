@@ -237,7 +237,7 @@ struct loop__frame {
 	u64 a[64];
 	u64 *p;
 };
-static const GlFrameSlot loop__slots[] = {{offsetof(struct loop__frame, p), &t_ptr}};
+static const GlFrameSlot loop__slots[] = {{&t_ptr, offsetof(struct loop__frame, p)}};
 static const GlFuncInfo loop__info;
 GL_FUNC u64 t_loop(G *g, u64 k) {
 	struct loop__frame *fp;
@@ -338,8 +338,8 @@ struct addr__frame {
 	u64 a[8];
 };
 static const GlFrameSlot addr__slots[] = {
-	{offsetof(struct addr__frame, p), &t_ptr},
-	{offsetof(struct addr__frame, many), &t_ptrarr},
+	{&t_ptr, offsetof(struct addr__frame, p)},
+	{&t_ptrarr, offsetof(struct addr__frame, many)},
 };
 static const GlFuncInfo addr__info;
 static u64 addr_moved; /* how far p moved */
@@ -384,7 +384,7 @@ struct addp__frame {
 	u64 *p;
 	u64 a[16];
 };
-static const GlFrameSlot addp__slots[] = {{offsetof(struct addp__frame, p), &t_ptr}};
+static const GlFrameSlot addp__slots[] = {{&t_ptr, offsetof(struct addp__frame, p)}};
 static const GlFuncInfo addp__info;
 /* func addp(p *int, d int) { var a [16]int; a[d%16] = d; if d > 0 { addp(p, d-1) }; *p = *p*3 + a[d%16] } */
 GL_FUNC void t_addp(G *g, u64 *p, u64 d) {
@@ -420,7 +420,7 @@ struct mk__frame {
 	GlFrame h;
 	GlSlice *out;
 };
-static const GlFrameSlot mk__slots[] = {{offsetof(struct mk__frame, out), &t_ptr}};
+static const GlFrameSlot mk__slots[] = {{&t_ptr, offsetof(struct mk__frame, out)}};
 static const GlFuncInfo mk__info;
 GL_FUNC void t_mk(G *g, GlSlice *out, u64 n) {
 	struct mk__frame *fp;
@@ -605,15 +605,15 @@ struct deferrec__frame {
 	int64_t r;
 	clo_p c;
 };
-static const GlFrameSlot deferrec__slots[] = {{offsetof(struct deferrec__frame, c), &t_clo}};
+static const GlFrameSlot deferrec__slots[] = {{&t_clo, offsetof(struct deferrec__frame, c)}};
 struct deferrec_func1__frame {
 	GlFrame h;
 	clo_p *c;
 	GlEface e;
 };
 static const GlFrameSlot deferrec_func1__slots[] = {
-	{offsetof(struct deferrec_func1__frame, c), &t_ptr},
-	{offsetof(struct deferrec_func1__frame, e), &t_eface},
+	{&t_ptr, offsetof(struct deferrec_func1__frame, c)},
+	{&t_eface, offsetof(struct deferrec_func1__frame, e)},
 };
 static const GlFuncInfo deferrec__info, deferrec_func1__info;
 static int64_t deferrec_copies; /* stack copies inside the deferred call */
@@ -711,14 +711,14 @@ struct inner__frame {
 	clo_pp c;
 };
 static const GlFrameSlot inner__slots[] = {
-	{offsetof(struct inner__frame, pr), &t_ptr},
-	{offsetof(struct inner__frame, c), &t_clo},
+	{&t_ptr, offsetof(struct inner__frame, pr)},
+	{&t_clo, offsetof(struct inner__frame, c)},
 };
 struct innerf__frame {
 	GlFrame h;
 	clo_pp *c;
 };
-static const GlFrameSlot innerf__slots[] = {{offsetof(struct innerf__frame, c), &t_ptr}};
+static const GlFrameSlot innerf__slots[] = {{&t_ptr, offsetof(struct innerf__frame, c)}};
 static const GlFuncInfo inner__info, innerf__info;
 GL_FUNC void t_inner_func1(G *g, GlFunc *ctx) {
 	struct innerf__frame *fp;
@@ -775,12 +775,12 @@ struct nestedrec__frame {
 	int64_t r;
 	clo_p c;
 };
-static const GlFrameSlot nestedrec__slots[] = {{offsetof(struct nestedrec__frame, c), &t_clo}};
+static const GlFrameSlot nestedrec__slots[] = {{&t_clo, offsetof(struct nestedrec__frame, c)}};
 struct nestedrecf__frame {
 	GlFrame h;
 	clo_p *c;
 };
-static const GlFrameSlot nestedrecf__slots[] = {{offsetof(struct nestedrecf__frame, c), &t_ptr}};
+static const GlFrameSlot nestedrecf__slots[] = {{&t_ptr, offsetof(struct nestedrecf__frame, c)}};
 static const GlFuncInfo nestedrec__info, nestedrecf__info;
 GL_FUNC void t_nestedrec_func1(G *g, GlFunc *ctx) {
 	struct nestedrecf__frame *fp;
@@ -846,7 +846,7 @@ struct recoverer__frame {
 	GlFrame h;
 	int64_t *p;
 };
-static const GlFrameSlot recoverer__slots[] = {{offsetof(struct recoverer__frame, p), &t_ptr}};
+static const GlFrameSlot recoverer__slots[] = {{&t_ptr, offsetof(struct recoverer__frame, p)}};
 GL_FUNC void t_recoverer(G *g, int64_t *p, int64_t k) {
 	struct recoverer__frame *fp;
 	uintptr_t fpoff;
@@ -888,7 +888,7 @@ struct viathunk__frame {
 	int64_t r;
 	deferrec_rec d; /* the defer record, in the frame (it does not escape) */
 };
-static const GlFrameSlot viathunk__slots[] = {{offsetof(struct viathunk__frame, d), &t_intptr}};
+static const GlFrameSlot viathunk__slots[] = {{&t_intptr, offsetof(struct viathunk__frame, d)}};
 static const GlFuncInfo viathunk__info;
 static const GlString str_z = {(const uint8_t *)"z", 1};
 GL_FUNC int64_t t_viathunk(G *g, int64_t k, int tail) {
@@ -935,8 +935,8 @@ struct nestedpanic__frame {
 	clo_p c1, c2;
 };
 static const GlFrameSlot nestedpanic__slots[] = {
-	{offsetof(struct nestedpanic__frame, c1), &t_clo},
-	{offsetof(struct nestedpanic__frame, c2), &t_clo},
+	{&t_clo, offsetof(struct nestedpanic__frame, c1)},
+	{&t_clo, offsetof(struct nestedpanic__frame, c2)},
 };
 static const GlFuncInfo nestedpanic__info, nestedpanicf1__info, nestedpanicf2__info;
 GL_FUNC void t_nestedpanic_func1(G *g, GlFunc *ctx) {
@@ -1002,14 +1002,14 @@ struct catch__frame {
 	clo_e c;
 };
 static const GlFrameSlot catch__slots[] = {
-	{offsetof(struct catch__frame, e), &t_eface},
-	{offsetof(struct catch__frame, c), &t_clo},
+	{&t_eface, offsetof(struct catch__frame, e)},
+	{&t_clo, offsetof(struct catch__frame, c)},
 };
 struct catchf__frame {
 	GlFrame h;
 	clo_e *c;
 };
-static const GlFrameSlot catchf__slots[] = {{offsetof(struct catchf__frame, c), &t_ptr}};
+static const GlFrameSlot catchf__slots[] = {{&t_ptr, offsetof(struct catchf__frame, c)}};
 static const GlFuncInfo catch__info, catchf__info;
 GL_FUNC void t_catch_func1(G *g, GlFunc *ctx) {
 	struct catchf__frame *fp;
@@ -1447,7 +1447,7 @@ struct worker__frame {
 	u64 acc[8];
 	u64 *pa;
 };
-static const GlFrameSlot worker__slots[] = {{offsetof(struct worker__frame, pa), &t_ptr}};
+static const GlFrameSlot worker__slots[] = {{&t_ptr, offsetof(struct worker__frame, pa)}};
 static const GlFuncInfo worker__info;
 GL_FUNC void t_worker(G *g, void *arg) {
 	struct worker__frame *fp;

@@ -243,11 +243,17 @@ struct GlItab {
 
 /* ---- functions, frames, tracebacks ---- */
 
-/* A member of a data frame that holds pointers: its offset from the
- * frame's start and its type (whose gcdata says which words are pointers). */
+/* A member of a data frame that holds pointers: its type (whose gcdata
+ * says which words are pointers) and its offset from the frame's start.
+ * obj is 0 for a member the collector always scans.  A local whose address
+ * is taken and stays in the frame is a *stack object* (Go's name; runtime
+ * mgcstack.c): obj is k+1, and while bit k of the frame's dead mask (the
+ * uint64_t at GlFuncInfo.objdead) is set, no statement names the local any
+ * more and the collector scans it only if a pointer it finds points into it. */
 typedef struct GlFrameSlot {
-	uint32_t off;
 	const GlType *typ;
+	uint32_t off;
+	uint32_t obj;
 } GlFrameSlot;
 
 /* One per gl function (emitted by glc).  The data frame is described by
@@ -262,6 +268,7 @@ struct GlFuncInfo {
 	void (*entry)(void);
 	void (*wraps)(void); /* a top-level function's func value wrapper: the function */
 	bool noargs;         /* no receiver, no parameters: a traceback prints "f()" */
+	uint32_t objdead;    /* the offset of the frame's dead mask of stack objects, or 0 (GlFrameSlot) */
 };
 
 /* The header of every data frame.  Data frames are alloca'd by the
@@ -522,6 +529,22 @@ void gl_morestack(G *g);
  * tempclear).  A plain store: the frame is stack memory, which the write
  * barrier never covers (the hybrid barrier's point). */
 #define GL_CLEAR(x) memset(&(x), 0, sizeof(x))
+
+/* Stack object k of frame fp (GlFrameSlot.obj) is named by no later
+ * statement (GL_OBJDEAD), or is declared afresh (GL_OBJLIVE).  The
+ * compiler barriers keep the last read of the local before the mark, and
+ * the mark before the first write of a new value: a collection in between
+ * would otherwise skip an object still read, or one just written. */
+#define GL_OBJDEAD(fp, k)                                                      \
+	do {                                                                   \
+		__asm__ volatile("" ::: "memory");                             \
+		(fp)->gl_objdead |= (uint64_t)1 << (k);                        \
+	} while (0)
+#define GL_OBJLIVE(fp, k)                                                      \
+	do {                                                                   \
+		(fp)->gl_objdead &= ~((uint64_t)1 << (k));                     \
+		__asm__ volatile("" ::: "memory");                             \
+	} while (0)
 
 /* The value of data-frame member x, read for the last time: x is cleared
  * as it is read, so that a gl function called with it as an argument

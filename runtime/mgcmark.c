@@ -29,7 +29,8 @@
  * precisely.  Roots are precise too — package variables (glc's
  * GL_GLOBAL_ROOT records), the runtime's own fields (gcscanruntime, the
  * finalizer queue among them), what finalizer records refer to
- * (markrootSpans), every data frame through its stack map — except the innermost frames
+ * (markrootSpans), every data frame through its stack map, its stack
+ * objects only if something reaches them (mgcstack.c) — except the innermost frames
  * of a stopped goroutine, which no map describes (preempt.c, asyncframe
  * and syncframe): their words are taken as pointers if they point into an
  * allocated object, which keeps that object alive (conservatively) and

@@ -582,31 +582,12 @@ static bool hits(const scanargs *a, uintptr_t w, uint8_t *seen) {
 	return any;
 }
 
-/* The collector's view of a stopped goroutine's stack: every data
- * frame's pointer slots (precise), and its innermost frames word by word
- * (conservative): asyncframe's if a signal stopped it, syncframe's if it
- * stopped itself.  precise(slot) for the first, conservative(slot) for
- * the second. */
-void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg) {
-	for (GlFrame *f = gp->topframe; f != NULL; f = f->prev) {
-		const GlFuncInfo *fn = f->fn;
-		for (int32_t i = 0; fn != NULL && i < fn->nslots; i++) {
-			const GlFrameSlot *s = &fn->slots[i];
-			uintptr_t *w = (uintptr_t *)((uint8_t *)f + s->off);
-			for (uint64_t j = 0; j < s->typ->ptrdata / 8; j++)
-				if (s->typ->gcdata[j / 8] >> (j % 8) & 1)
-					precise(&w[j], arg);
-		}
-	}
-	uintptr_t lo, hi;
-	if (asyncframe(gp, &lo, &hi) || syncframe(gp, &lo, &hi))
-		for (uintptr_t p = lo; p < hi; p += 8)
-			conservative((uintptr_t *)p, arg);
-	/* a callback from C is running: the frames of the C call below it
-	 * hold what C was passed (ffi.c) */
-	if (gp->cgoscanhi != 0)
-		for (uintptr_t p = gp->stack.hi - gp->cgoscanlo; p < gp->stack.hi - gp->cgoscanhi; p += 8)
-			conservative((uintptr_t *)p, arg);
+/* The words of gp's innermost frames that no stack map describes, for
+ * the collector's conservative scan (mgcstack.c): asyncframe's if a
+ * signal stopped it, syncframe's if it stopped itself.  [*lo, *hi); false
+ * if it has no saved state. */
+bool gcinnerframes(G *gp, uintptr_t *lo, uintptr_t *hi) {
+	return asyncframe(gp, lo, hi) || syncframe(gp, lo, hi);
 }
 
 typedef struct testscanhit {

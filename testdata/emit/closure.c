@@ -103,9 +103,9 @@ struct main_counter__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_counter__frame, fp, fpoff)
 static const GlFrameSlot main_counter__slots[] = {
-	{offsetof(struct main_counter__frame, _r0), &gltype_func_ret_int},
-	{offsetof(struct main_counter__frame, _n), &gltype_ptr_int},
-	{offsetof(struct main_counter__frame, t1), &gltype_func},
+	{&gltype_func_ret_int, offsetof(struct main_counter__frame, _r0)},
+	{&gltype_ptr_int, offsetof(struct main_counter__frame, _n)},
+	{&gltype_func, offsetof(struct main_counter__frame, t1)},
 };
 static const GlFuncInfo main_counter__info __attribute__((used)) = {"main.counter", "$SRCDIR/testdata/emit/closure.gl", 6, sizeof(struct main_counter__frame), main_counter__slots, 3, (void (*)(void))main_counter, .noargs = true};
 GL_FUNC GlFunc * main_counter(G *g) {
@@ -142,7 +142,7 @@ struct main_counter_func1__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_counter_func1__frame, fp, fpoff)
 static const GlFrameSlot main_counter_func1__slots[] = {
-	{offsetof(struct main_counter_func1__frame, _n), &gltype_ptr_int},
+	{&gltype_ptr_int, offsetof(struct main_counter_func1__frame, _n)},
 };
 static const GlFuncInfo main_counter_func1__info __attribute__((used)) = {"main.counter.func1", "$SRCDIR/testdata/emit/closure.gl", 8, sizeof(struct main_counter_func1__frame), main_counter_func1__slots, 1, (void (*)(void))main_counter_func1, .noargs = true};
 GL_FUNC static int64_t main_counter_func1(G *g, GlFunc *ctx) {
@@ -178,9 +178,9 @@ struct main_safediv__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_safediv__frame, fp, fpoff)
 static const GlFrameSlot main_safediv__slots[] = {
-	{offsetof(struct main_safediv__frame, _err), &gltype_ptr_string},
-	{offsetof(struct main_safediv__frame, glout), &gltype_ptr_tuple_int_string},
-	{offsetof(struct main_safediv__frame, t1), &gltype_func},
+	{&gltype_ptr_string, offsetof(struct main_safediv__frame, _err)},
+	{&gltype_ptr_tuple_int_string, offsetof(struct main_safediv__frame, glout)},
+	{&gltype_func, offsetof(struct main_safediv__frame, t1)},
 };
 static const GlFuncInfo main_safediv__info __attribute__((used)) = {"main.safediv", "$SRCDIR/testdata/emit/closure.gl", 14, sizeof(struct main_safediv__frame), main_safediv__slots, 3, (void (*)(void))main_safediv};
 GL_FUNC void main_safediv(G *g, struct gltuple_int_string *out, int64_t p0, int64_t p1) {
@@ -254,9 +254,9 @@ struct main_safediv_func1__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_safediv_func1__frame, fp, fpoff)
 static const GlFrameSlot main_safediv_func1__slots[] = {
-	{offsetof(struct main_safediv_func1__frame, _err), &gltype_ptr_string},
-	{offsetof(struct main_safediv_func1__frame, t1), &gltype_any},
-	{offsetof(struct main_safediv_func1__frame, _r), &gltype_any},
+	{&gltype_ptr_string, offsetof(struct main_safediv_func1__frame, _err)},
+	{&gltype_any, offsetof(struct main_safediv_func1__frame, t1)},
+	{&gltype_any, offsetof(struct main_safediv_func1__frame, _r)},
 };
 static const GlFuncInfo main_safediv_func1__info __attribute__((used)) = {"main.safediv.func1", "$SRCDIR/testdata/emit/closure.gl", 15, sizeof(struct main_safediv_func1__frame), main_safediv_func1__slots, 3, (void (*)(void))main_safediv_func1, .noargs = true};
 GL_NOINLINE GL_FUNC static void main_safediv_func1(G *g, GlFunc *ctx) {
@@ -299,8 +299,8 @@ struct main_main__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_main__frame, fp, fpoff)
 static const GlFrameSlot main_main__slots[] = {
-	{offsetof(struct main_main__frame, t1), &gltype_func_ret_int},
-	{offsetof(struct main_main__frame, _c), &gltype_func_ret_int},
+	{&gltype_func_ret_int, offsetof(struct main_main__frame, t1)},
+	{&gltype_func_ret_int, offsetof(struct main_main__frame, _c)},
 };
 static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/closure.gl", 23, sizeof(struct main_main__frame), main_main__slots, 2, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {

@@ -44,9 +44,9 @@ struct main_classify__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_classify__frame, fp, fpoff)
 static const GlFrameSlot main_classify__slots[] = {
-	{offsetof(struct main_classify__frame, _r0), &gltype_string},
-	{offsetof(struct main_classify__frame, t1), &gltype_string},
-	{offsetof(struct main_classify__frame, t2), &gltype_string},
+	{&gltype_string, offsetof(struct main_classify__frame, _r0)},
+	{&gltype_string, offsetof(struct main_classify__frame, t1)},
+	{&gltype_string, offsetof(struct main_classify__frame, t2)},
 };
 static const GlFuncInfo main_classify__info __attribute__((used)) = {"main.classify", "$SRCDIR/testdata/emit/elseif.gl", 7, sizeof(struct main_classify__frame), main_classify__slots, 3, (void (*)(void))main_classify};
 GL_FUNC GlString main_classify(G *g, int64_t p0) {
@@ -116,8 +116,8 @@ struct main_main__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_main__frame, fp, fpoff)
 static const GlFrameSlot main_main__slots[] = {
-	{offsetof(struct main_main__frame, t1), &gltype_slice_int},
-	{offsetof(struct main_main__frame, t4), &gltype_string},
+	{&gltype_slice_int, offsetof(struct main_main__frame, t1)},
+	{&gltype_string, offsetof(struct main_main__frame, t4)},
 };
 static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/elseif.gl", 21, sizeof(struct main_main__frame), main_main__slots, 2, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {

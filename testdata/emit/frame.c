@@ -12,21 +12,35 @@
 
 /* ---- types ---- */
 struct gltuple_string_string; /* (string, string) */
+struct main_pair; /* main.pair */
 struct gltuple_string_string { /* (string, string) */
 	GlString r0;
 	GlString r1;
 };
+struct main_pair { /* main.pair */
+	int64_t * a;
+	int64_t * b;
+};
+_Static_assert(sizeof(struct main_pair) == 16, "layout of main.pair");
 
 /* ---- prototypes ---- */
 GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, uint8_t p1);
 GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0);
 GL_FUNC void main_main(G *g);
+GL_FUNC void main_swap(G *g, struct main_pair * p0);
+GL_FUNC int64_t main_swapped(G *g, int64_t p0, int64_t p1);
+GL_NOINLINE GL_FUNC void main_consume(G *g, int64_t p0);
 
 /* ---- type descriptors and itabs (defined at the end) ---- */
 extern const GlType gltype_string __asm__("gltype_704be0d8faaffc58") __attribute__((weak)); /* string */
 extern const GlType gltype_ptr_tuple_string_string __asm__("gltype_6e4c1aefc7af3a76") __attribute__((weak)); /* *(string, string) */
 extern const GlType gltype_slice_string __asm__("gltype_b5ddc58628999ad8") __attribute__((weak)); /* []string */
 extern const GlType gltype_ptr_slice_string __asm__("gltype_b506913f7bf0c510") __attribute__((weak)); /* *[]string */
+extern const GlType gltype_ptr_main_pair __asm__("gltype_4fa61d0161b5b35a") __attribute__((weak)); /* *main.pair */
+extern const GlType gltype_ptr_ptr_int __asm__("gltype_34c08df518b356ee") __attribute__((weak)); /* **int */
+extern const GlType gltype_ptr_int __asm__("gltype_feaf4ac630d6dd86") __attribute__((weak)); /* *int */
+extern const GlType gltype_int __asm__("gltype_2b9fff192bd4c83e") __attribute__((weak)); /* int */
+extern const GlType gltype_main_pair __asm__("gltype_2464f47c95ed4542") __attribute__((weak)); /* main.pair */
 extern const GlType gltype_tuple_string_string __asm__("gltype_301c62affa733e5e") __attribute__((weak)); /* (string, string) */
 
 /* ---- package variables ---- */
@@ -47,12 +61,12 @@ struct main_split__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_split__frame, fp, fpoff)
 static const GlFrameSlot main_split__slots[] = {
-	{offsetof(struct main_split__frame, _s), &gltype_string},
-	{offsetof(struct main_split__frame, _head), &gltype_string},
-	{offsetof(struct main_split__frame, _tail), &gltype_string},
-	{offsetof(struct main_split__frame, glout), &gltype_ptr_tuple_string_string},
-	{offsetof(struct main_split__frame, t3), &gltype_string},
-	{offsetof(struct main_split__frame, t5), &gltype_string},
+	{&gltype_string, offsetof(struct main_split__frame, _s)},
+	{&gltype_string, offsetof(struct main_split__frame, _head)},
+	{&gltype_string, offsetof(struct main_split__frame, _tail)},
+	{&gltype_ptr_tuple_string_string, offsetof(struct main_split__frame, glout)},
+	{&gltype_string, offsetof(struct main_split__frame, t3)},
+	{&gltype_string, offsetof(struct main_split__frame, t5)},
 };
 static const GlFuncInfo main_split__info __attribute__((used)) = {"main.split", "$SRCDIR/testdata/emit/frame.gl", 7, sizeof(struct main_split__frame), main_split__slots, 6, (void (*)(void))main_split};
 GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, uint8_t p1) {
@@ -147,12 +161,12 @@ struct main_fields__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_fields__frame, fp, fpoff)
 static const GlFrameSlot main_fields__slots[] = {
-	{offsetof(struct main_fields__frame, _s), &gltype_string},
-	{offsetof(struct main_fields__frame, _r0), &gltype_slice_string},
-	{offsetof(struct main_fields__frame, glout), &gltype_ptr_slice_string},
-	{offsetof(struct main_fields__frame, _out), &gltype_slice_string},
-	{offsetof(struct main_fields__frame, _f), &gltype_string},
-	{offsetof(struct main_fields__frame, t2), &gltype_string},
+	{&gltype_string, offsetof(struct main_fields__frame, _s)},
+	{&gltype_slice_string, offsetof(struct main_fields__frame, _r0)},
+	{&gltype_ptr_slice_string, offsetof(struct main_fields__frame, glout)},
+	{&gltype_slice_string, offsetof(struct main_fields__frame, _out)},
+	{&gltype_string, offsetof(struct main_fields__frame, _f)},
+	{&gltype_string, offsetof(struct main_fields__frame, t2)},
 };
 static const GlFuncInfo main_fields__info __attribute__((used)) = {"main.fields", "$SRCDIR/testdata/emit/frame.gl", 16, sizeof(struct main_fields__frame), main_fields__slots, 6, (void (*)(void))main_fields};
 GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
@@ -219,9 +233,9 @@ struct main_main__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_main__frame, fp, fpoff)
 static const GlFrameSlot main_main__slots[] = {
-	{offsetof(struct main_main__frame, t1), &gltype_slice_string},
-	{offsetof(struct main_main__frame, t3), &gltype_string},
-	{offsetof(struct main_main__frame, _f), &gltype_string},
+	{&gltype_slice_string, offsetof(struct main_main__frame, t1)},
+	{&gltype_string, offsetof(struct main_main__frame, t3)},
+	{&gltype_string, offsetof(struct main_main__frame, _f)},
 };
 static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/frame.gl", 26, sizeof(struct main_main__frame), main_main__slots, 3, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
@@ -257,6 +271,11 @@ GL_FUNC void main_main(G *g) {
 	GL_CLEAR(fp->t3);
 	GL_CLEAR(fp->_f);
 	/* testdata/emit/frame.gl:30 */
+	GL_PCLINE(main_main__info, 30);
+	(void)main_swapped(g, ((int64_t)1ll), ((int64_t)2ll));
+	RELOAD;
+	if (GL_UNLIKELY(g->unwinding)) goto unwind;
+	/* testdata/emit/frame.gl:31 */
 	goto ret;
 ret:
 	GL_FRAME_LEAVE(g, fp);
@@ -264,6 +283,149 @@ ret:
 unwind: __attribute__((cold, unused));
 	RELOAD;
 	GL_FRAME_LEAVE(g, fp);
+	return;
+}
+#undef RELOAD
+
+/* main.swap — testdata/emit/frame.gl:39 */
+struct main_swap__frame {
+	GlFrame h;
+	struct main_pair * _p; /* p testdata/emit/frame.gl:39 */
+	int64_t * * t1;
+	int64_t * * t2;
+	int64_t * t3;
+	int64_t * t4;
+};
+#define RELOAD GL_FRAME_RELOAD(struct main_swap__frame, fp, fpoff)
+static const GlFrameSlot main_swap__slots[] = {
+	{&gltype_ptr_main_pair, offsetof(struct main_swap__frame, _p)},
+	{&gltype_ptr_ptr_int, offsetof(struct main_swap__frame, t1)},
+	{&gltype_ptr_ptr_int, offsetof(struct main_swap__frame, t2)},
+	{&gltype_ptr_int, offsetof(struct main_swap__frame, t3)},
+	{&gltype_ptr_int, offsetof(struct main_swap__frame, t4)},
+};
+static const GlFuncInfo main_swap__info __attribute__((used)) = {"main.swap", "$SRCDIR/testdata/emit/frame.gl", 39, sizeof(struct main_swap__frame), main_swap__slots, 5, (void (*)(void))main_swap};
+GL_FUNC void main_swap(G *g, struct main_pair * p0) {
+	struct main_swap__frame *fp;
+	uintptr_t fpoff;
+	GL_PCLINE(main_swap__info, 39);
+	GL_STACKCHECK(g, sizeof(struct main_swap__frame), main_swap__info, 39, GL_FIXPARAM(g, p0); );
+	GL_FRAME_ENTERZ(g, struct main_swap__frame, fp, fpoff, main_swap__info, sizeof(struct main_swap__frame));
+	fp->_p = p0;
+	/* testdata/emit/frame.gl:39 */
+	if (GL_UNLIKELY(!(fp->_p))) {
+		GL_PCLINE(main_swap__info, 39);
+		gl_panicnil(g);
+		goto unwind;
+	}
+	fp->t1 = &(fp->_p)->a;
+	fp->t2 = &(fp->_p)->b;
+	fp->t3 = (fp->_p)->b;
+	fp->t4 = (fp->_p)->a;
+	GL_STOREPTR((*fp->t1), fp->t3);
+	GL_STOREPTR((*fp->t2), fp->t4);
+	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->t2);
+	GL_CLEAR(fp->t3);
+	GL_CLEAR(fp->t4);
+	goto ret;
+ret:
+	GL_FRAME_LEAVE(g, fp);
+	return;
+unwind: __attribute__((cold, unused));
+	RELOAD;
+	GL_FRAME_LEAVE(g, fp);
+	return;
+}
+#undef RELOAD
+
+/* main.swapped — testdata/emit/frame.gl:41 */
+struct main_swapped__frame {
+	GlFrame h;
+	int64_t * _x; /* x testdata/emit/frame.gl:41 */
+	int64_t * _y; /* y testdata/emit/frame.gl:41 */
+	struct main_pair t1;
+	struct main_pair _v; /* v testdata/emit/frame.gl:42 */
+	uint64_t gl_objdead; /* stack objects named by no later statement (GL_OBJDEAD) */
+};
+#define RELOAD GL_FRAME_RELOAD(struct main_swapped__frame, fp, fpoff)
+static const GlFrameSlot main_swapped__slots[] = {
+	{&gltype_ptr_int, offsetof(struct main_swapped__frame, _x)},
+	{&gltype_ptr_int, offsetof(struct main_swapped__frame, _y)},
+	{&gltype_main_pair, offsetof(struct main_swapped__frame, t1)},
+	{&gltype_main_pair, offsetof(struct main_swapped__frame, _v), 1 /* a stack object */},
+};
+static const GlFuncInfo main_swapped__info __attribute__((used)) = {"main.swapped", "$SRCDIR/testdata/emit/frame.gl", 41, sizeof(struct main_swapped__frame), main_swapped__slots, 4, (void (*)(void))main_swapped, .objdead = offsetof(struct main_swapped__frame, gl_objdead)};
+GL_FUNC int64_t main_swapped(G *g, int64_t p0, int64_t p1) {
+	struct main_swapped__frame *fp;
+	uintptr_t fpoff;
+	int64_t _r0; /* r0 testdata/emit/frame.gl:41 */
+	int64_t _r; /* r testdata/emit/frame.gl:44 */
+	GL_PCLINE(main_swapped__info, 41);
+	GL_STACKCHECK(g, sizeof(struct main_swapped__frame), main_swapped__info, 41, );
+	GL_FRAME_ENTERZ(g, struct main_swapped__frame, fp, fpoff, main_swapped__info, sizeof(struct main_swapped__frame));
+	{ void *r_ = newobject(&gltype_int); GL_FRAME_RELOAD(struct main_swapped__frame, fp, fpoff); fp->_x = r_; }
+	(*fp->_x) = p0;
+	{ void *r_ = newobject(&gltype_int); GL_FRAME_RELOAD(struct main_swapped__frame, fp, fpoff); fp->_y = r_; }
+	(*fp->_y) = p1;
+	_r0 = 0;
+	/* testdata/emit/frame.gl:42 */
+	memset(&fp->t1, 0, sizeof fp->t1);
+	fp->t1.a = fp->_x;
+	fp->t1.b = fp->_y;
+	GL_OBJLIVE(fp, 0);
+	fp->_v = fp->t1;
+	GL_CLEAR(fp->t1);
+	GL_CLEAR(fp->_x);
+	GL_CLEAR(fp->_y);
+	/* testdata/emit/frame.gl:43 */
+	GL_PCLINE(main_swapped__info, 43);
+	main_swap(g, (&fp->_v));
+	RELOAD;
+	if (GL_UNLIKELY(g->unwinding)) goto unwind;
+	/* testdata/emit/frame.gl:44 */
+	if (GL_UNLIKELY(!(fp->_v.a))) {
+		GL_PCLINE(main_swapped__info, 44);
+		gl_panicnil(g);
+		goto unwind;
+	}
+	_r = (*fp->_v.a);
+	GL_OBJDEAD(fp, 0);
+	/* testdata/emit/frame.gl:45 */
+	GL_PCLINE(main_swapped__info, 45);
+	main_consume(g, _r);
+	RELOAD;
+	if (GL_UNLIKELY(g->unwinding)) goto unwind;
+	/* testdata/emit/frame.gl:46 */
+	_r0 = _r;
+	goto ret;
+ret:
+	GL_FRAME_LEAVE(g, fp);
+	return _r0;
+unwind: __attribute__((cold, unused));
+	RELOAD;
+	GL_FRAME_LEAVE(g, fp);
+	return (int64_t){0};
+}
+#undef RELOAD
+
+/* main.consume — testdata/emit/frame.gl:50 */
+#define RELOAD ((void)0)
+static const GlFuncInfo main_consume__info __attribute__((used)) = {"main.consume", "$SRCDIR/testdata/emit/frame.gl", 50, 0, 0, 0, (void (*)(void))main_consume};
+GL_NOINLINE GL_FUNC void main_consume(G *g, int64_t p0) {
+	int64_t _n; /* n testdata/emit/frame.gl:50 */
+	GL_PCLINE(main_consume__info, 50);
+	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
+	_n = p0;
+	/* testdata/emit/frame.gl:50 */
+	printlock();
+	printint((int64_t)(_n));
+	printnl();
+	printunlock();
+	goto ret;
+ret:
+	return;
+unwind: __attribute__((cold, unused));
 	return;
 }
 #undef RELOAD
@@ -309,6 +471,49 @@ __attribute__((weak)) const GlType gltype_ptr_slice_string = { /* *[]string */
 	.elem = &gltype_slice_string, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+};
+static const uint8_t gltype_ptr_main_pair__gc[] = {1};
+__attribute__((weak)) const GlType gltype_ptr_main_pair = { /* *main.pair */
+	.size = 8, .ptrdata = 8, .hash = 691075866u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
+	.gcdata = gltype_ptr_main_pair__gc, .str = ((GlString){(const uint8_t *)"*main.pair", 10}), .equal = gl_memequal, .hashfn = gl_memhash,
+	.elem = &gltype_main_pair, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+};
+static const uint8_t gltype_ptr_ptr_int__gc[] = {1};
+__attribute__((weak)) const GlType gltype_ptr_ptr_int = { /* **int */
+	.size = 8, .ptrdata = 8, .hash = 1742076878u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
+	.gcdata = gltype_ptr_ptr_int__gc, .str = ((GlString){(const uint8_t *)"**int", 5}), .equal = gl_memequal, .hashfn = gl_memhash,
+	.elem = &gltype_ptr_int, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+};
+static const uint8_t gltype_ptr_int__gc[] = {1};
+__attribute__((weak)) const GlType gltype_ptr_int = { /* *int */
+	.size = 8, .ptrdata = 8, .hash = 2848548422u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
+	.gcdata = gltype_ptr_int__gc, .str = ((GlString){(const uint8_t *)"*int", 4}), .equal = gl_memequal, .hashfn = gl_memhash,
+	.elem = &gltype_int, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+};
+__attribute__((weak)) const GlType gltype_int = { /* int */
+	.size = 8, .ptrdata = 0, .hash = 2515107422u, .kind = GL_KIND_INT, .align = 8, .tflag = 1,
+	.gcdata = 0, .str = ((GlString){(const uint8_t *)"int", 3}), .equal = gl_memequal, .hashfn = gl_memhash,
+	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+};
+static const uint8_t gltype_main_pair__gc[] = {3};
+static const GlStructField gltype_main_pair__fields[] = {
+	{((GlString){(const uint8_t *)"a", 1}), &gltype_ptr_int, 0, 0},
+	{((GlString){(const uint8_t *)"b", 1}), &gltype_ptr_int, 8, 0},
+};
+__attribute__((weak)) const GlType gltype_main_pair = { /* main.pair */
+	.size = 16, .ptrdata = 16, .hash = 2405293538u, .kind = GL_KIND_STRUCT, .align = 8, .tflag = 3,
+	.gcdata = gltype_main_pair__gc, .str = ((GlString){(const uint8_t *)"main.pair", 9}), .equal = gl_structequal, .hashfn = gl_structhash,
+	.elem = 0, .key = 0, .len = 0, .fields = gltype_main_pair__fields, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 2, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = &gltype_ptr_main_pair, .bucket = 0,
 };
 __attribute__((weak)) const GlType gltype_tuple_string_string = { /* (string, string) */
 	.size = 32, .ptrdata = 0, .hash = 2048798802u, .kind = GL_KIND_INVALID, .align = 8, .tflag = 1,

@@ -99,10 +99,10 @@ struct main_worker__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_worker__frame, fp, fpoff)
 static const GlFrameSlot main_worker__slots[] = {
-	{offsetof(struct main_worker__frame, _jobs), &gltype_recvchan_int},
-	{offsetof(struct main_worker__frame, _results), &gltype_sendchan_int},
-	{offsetof(struct main_worker__frame, t1), &gltype_recvchan_int},
-	{offsetof(struct main_worker__frame, t4), &gltype_sendchan_int},
+	{&gltype_recvchan_int, offsetof(struct main_worker__frame, _jobs)},
+	{&gltype_sendchan_int, offsetof(struct main_worker__frame, _results)},
+	{&gltype_recvchan_int, offsetof(struct main_worker__frame, t1)},
+	{&gltype_sendchan_int, offsetof(struct main_worker__frame, t4)},
 };
 static const GlFuncInfo main_worker__info __attribute__((used)) = {"main.worker", "$SRCDIR/testdata/emit/goroutine.gl", 6, sizeof(struct main_worker__frame), main_worker__slots, 4, (void (*)(void))main_worker};
 GL_FUNC void main_worker(G *g, int64_t p0, GlChan * p1, GlChan * p2) {
@@ -169,14 +169,14 @@ struct main_main__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_main__frame, fp, fpoff)
 static const GlFrameSlot main_main__slots[] = {
-	{offsetof(struct main_main__frame, t1), &gltype_chan_int},
-	{offsetof(struct main_main__frame, _jobs), &gltype_ptr_chan_int},
-	{offsetof(struct main_main__frame, _results), &gltype_chan_int},
-	{offsetof(struct main_main__frame, _done), &gltype_chan_bool},
-	{offsetof(struct main_main__frame, t2), &gltype_sendchan_int},
-	{offsetof(struct main_main__frame, t3), &gltype_ptr_struct_f0_f1_f2_f3},
-	{offsetof(struct main_main__frame, t4), &gltype_func},
-	{offsetof(struct main_main__frame, t5), &gltype_array2_struct_c_elem},
+	{&gltype_chan_int, offsetof(struct main_main__frame, t1)},
+	{&gltype_ptr_chan_int, offsetof(struct main_main__frame, _jobs)},
+	{&gltype_chan_int, offsetof(struct main_main__frame, _results)},
+	{&gltype_chan_bool, offsetof(struct main_main__frame, _done)},
+	{&gltype_sendchan_int, offsetof(struct main_main__frame, t2)},
+	{&gltype_ptr_struct_f0_f1_f2_f3, offsetof(struct main_main__frame, t3)},
+	{&gltype_func, offsetof(struct main_main__frame, t4)},
+	{&gltype_array2_struct_c_elem, offsetof(struct main_main__frame, t5)},
 };
 static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/goroutine.gl", 12, sizeof(struct main_main__frame), main_main__slots, 8, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
@@ -309,8 +309,8 @@ struct main_main_func1__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_main_func1__frame, fp, fpoff)
 static const GlFrameSlot main_main_func1__slots[] = {
-	{offsetof(struct main_main_func1__frame, _jobs), &gltype_ptr_chan_int},
-	{offsetof(struct main_main_func1__frame, t1), &gltype_chan_int},
+	{&gltype_ptr_chan_int, offsetof(struct main_main_func1__frame, _jobs)},
+	{&gltype_chan_int, offsetof(struct main_main_func1__frame, t1)},
 };
 static const GlFuncInfo main_main_func1__info __attribute__((used)) = {"main.main.func1", "$SRCDIR/testdata/emit/goroutine.gl", 17, sizeof(struct main_main_func1__frame), main_main_func1__slots, 2, (void (*)(void))main_main_func1, .noargs = true};
 GL_FUNC static void main_main_func1(G *g, GlFunc *ctx) {

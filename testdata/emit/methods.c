@@ -128,7 +128,7 @@ struct main_Square_Area__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_Square_Area__frame, fp, fpoff)
 static const GlFrameSlot main_Square_Area__slots[] = {
-	{offsetof(struct main_Square_Area__frame, _s), &gltype_ptr_main_Square},
+	{&gltype_ptr_main_Square, offsetof(struct main_Square_Area__frame, _s)},
 };
 static const GlFuncInfo main_Square_Area__info __attribute__((used)) = {"main.(*Square).Area", "$SRCDIR/testdata/emit/methods.gl", 17, sizeof(struct main_Square_Area__frame), main_Square_Area__slots, 1, (void (*)(void))main_Square_Area};
 GL_FUNC int64_t main_Square_Area(G *g, struct main_Square * recv) {
@@ -169,11 +169,11 @@ struct main_total__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_total__frame, fp, fpoff)
 static const GlFrameSlot main_total__slots[] = {
-	{offsetof(struct main_total__frame, _shapes), &gltype_slice_main_Shape},
-	{offsetof(struct main_total__frame, t1), &gltype_slice_main_Shape},
-	{offsetof(struct main_total__frame, t3), &gltype_main_Shape},
-	{offsetof(struct main_total__frame, _s), &gltype_main_Shape},
-	{offsetof(struct main_total__frame, t5), &gltype_main_Shape},
+	{&gltype_slice_main_Shape, offsetof(struct main_total__frame, _shapes)},
+	{&gltype_slice_main_Shape, offsetof(struct main_total__frame, t1)},
+	{&gltype_main_Shape, offsetof(struct main_total__frame, t3)},
+	{&gltype_main_Shape, offsetof(struct main_total__frame, _s)},
+	{&gltype_main_Shape, offsetof(struct main_total__frame, t5)},
 };
 static const GlFuncInfo main_total__info __attribute__((used)) = {"main.total", "$SRCDIR/testdata/emit/methods.gl", 19, sizeof(struct main_total__frame), main_total__slots, 5, (void (*)(void))main_total};
 GL_FUNC int64_t main_total(G *g, const GlSlice *p0) {
@@ -246,12 +246,12 @@ struct main_describe__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_describe__frame, fp, fpoff)
 static const GlFrameSlot main_describe__slots[] = {
-	{offsetof(struct main_describe__frame, _v), &gltype_any},
-	{offsetof(struct main_describe__frame, _r0), &gltype_string},
-	{offsetof(struct main_describe__frame, t1), &gltype_any},
-	{offsetof(struct main_describe__frame, t2), &gltype_unsafe_Pointer},
-	{offsetof(struct main_describe__frame, t4), &gltype_ptr_main_Square},
-	{offsetof(struct main_describe__frame, _x_1), &gltype_ptr_main_Square},
+	{&gltype_any, offsetof(struct main_describe__frame, _v)},
+	{&gltype_string, offsetof(struct main_describe__frame, _r0)},
+	{&gltype_any, offsetof(struct main_describe__frame, t1)},
+	{&gltype_unsafe_Pointer, offsetof(struct main_describe__frame, t2)},
+	{&gltype_ptr_main_Square, offsetof(struct main_describe__frame, t4)},
+	{&gltype_ptr_main_Square, offsetof(struct main_describe__frame, _x_1)},
 };
 static const GlFuncInfo main_describe__info __attribute__((used)) = {"main.describe", "$SRCDIR/testdata/emit/methods.gl", 27, sizeof(struct main_describe__frame), main_describe__slots, 6, (void (*)(void))main_describe};
 GL_FUNC GlString main_describe(G *g, GlIface p0) {
@@ -337,14 +337,14 @@ struct main_main__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_main__frame, fp, fpoff)
 static const GlFrameSlot main_main__slots[] = {
-	{offsetof(struct main_main__frame, t1), &gltype_slice_main_Shape},
-	{offsetof(struct main_main__frame, t3), &gltype_ptr_main_Point},
-	{offsetof(struct main_main__frame, t4), &gltype_main_Shape},
-	{offsetof(struct main_main__frame, t5), &gltype_ptr_main_Square},
-	{offsetof(struct main_main__frame, t6), &gltype_main_Shape},
-	{offsetof(struct main_main__frame, _shapes), &gltype_slice_main_Shape},
-	{offsetof(struct main_main__frame, t8), &gltype_string},
-	{offsetof(struct main_main__frame, t9), &gltype_string},
+	{&gltype_slice_main_Shape, offsetof(struct main_main__frame, t1)},
+	{&gltype_ptr_main_Point, offsetof(struct main_main__frame, t3)},
+	{&gltype_main_Shape, offsetof(struct main_main__frame, t4)},
+	{&gltype_ptr_main_Square, offsetof(struct main_main__frame, t5)},
+	{&gltype_main_Shape, offsetof(struct main_main__frame, t6)},
+	{&gltype_slice_main_Shape, offsetof(struct main_main__frame, _shapes)},
+	{&gltype_string, offsetof(struct main_main__frame, t8)},
+	{&gltype_string, offsetof(struct main_main__frame, t9)},
 };
 static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/methods.gl", 40, sizeof(struct main_main__frame), main_main__slots, 8, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {

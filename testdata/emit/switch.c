@@ -33,7 +33,7 @@ struct main_kind__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_kind__frame, fp, fpoff)
 static const GlFrameSlot main_kind__slots[] = {
-	{offsetof(struct main_kind__frame, _r0), &gltype_string},
+	{&gltype_string, offsetof(struct main_kind__frame, _r0)},
 };
 static const GlFuncInfo main_kind__info __attribute__((used)) = {"main.kind", "$SRCDIR/testdata/emit/switch.gl", 9, sizeof(struct main_kind__frame), main_kind__slots, 1, (void (*)(void))main_kind};
 GL_FUNC GlString main_kind(G *g, int32_t p0) {
@@ -97,7 +97,7 @@ struct main_size__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_size__frame, fp, fpoff)
 static const GlFrameSlot main_size__slots[] = {
-	{offsetof(struct main_size__frame, _r0), &gltype_string},
+	{&gltype_string, offsetof(struct main_size__frame, _r0)},
 };
 static const GlFuncInfo main_size__info __attribute__((used)) = {"main.size", "$SRCDIR/testdata/emit/switch.gl", 22, sizeof(struct main_size__frame), main_size__slots, 1, (void (*)(void))main_size};
 GL_FUNC GlString main_size(G *g, int64_t p0, int64_t p1) {
@@ -154,12 +154,12 @@ struct main_main__frame {
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_main__frame, fp, fpoff)
 static const GlFrameSlot main_main__slots[] = {
-	{offsetof(struct main_main__frame, t1), &gltype_string},
-	{offsetof(struct main_main__frame, t2), &gltype_string},
-	{offsetof(struct main_main__frame, t3), &gltype_string},
-	{offsetof(struct main_main__frame, t4), &gltype_string},
-	{offsetof(struct main_main__frame, t5), &gltype_string},
-	{offsetof(struct main_main__frame, t6), &gltype_string},
+	{&gltype_string, offsetof(struct main_main__frame, t1)},
+	{&gltype_string, offsetof(struct main_main__frame, t2)},
+	{&gltype_string, offsetof(struct main_main__frame, t3)},
+	{&gltype_string, offsetof(struct main_main__frame, t4)},
+	{&gltype_string, offsetof(struct main_main__frame, t5)},
+	{&gltype_string, offsetof(struct main_main__frame, t6)},
 };
 static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/switch.gl", 32, sizeof(struct main_main__frame), main_main__slots, 6, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
