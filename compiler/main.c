@@ -226,6 +226,10 @@ Package *importpackage(const char *path, Pos pos) {
 		std = false;
 		testing = true;
 	}
+	if (!files.n && !strcmp(path, "C")) { /* Go's cgo */
+		errorat(pos, "import \"C\" (cgo) is not supported: gl calls C functions declared with //gl:extern (docs/ffi.md)");
+		return NULL;
+	}
 	if (!files.n) {
 		if (std && mainmodule.path)
 			errorat(pos, "package %s is not in std (%s) nor in module %s", path, rootstd, mainmodule.path);
