@@ -2397,7 +2397,8 @@ static const tcase cases[] = {
 	 NULL},
 	{"stack overflow", t_overflow, 1 << 20, BOTH, NULL, NULL, 2,
 	 {"runtime: goroutine stack exceeds 1048576-byte limit\nruntime: sp=0x", " stack=[0x",
-	  "fatal error: stack overflow\n\ngoroutine 1 [running]:\nmain.inf(...)\n\t/src/core_test.gl:90 +0x",
+	  "fatal error: stack overflow\n\nruntime stack:\ngl_throw(...)\n", "\nnewstack(...)\n",
+	  "\n\ngoroutine 1 [running]:\nmain.inf(...)\n\t/src/core_test.gl:90 +0x",
 	  "\nmain.inf(...)\n\t/src/core_test.gl:92 +0x",
 	  "...additional frames elided...\n", "\nmain.main(...)\n\t/src/core_test.gl:96 +0x"},
 	 NULL},
@@ -2416,7 +2417,7 @@ static const tcase cases[] = {
 	{"GLDEBUG=stacktrace=1", t_misc, 0, BOTH, "stacktrace=1", NULL, 0,
 	 {"stack copy: goroutine 1 2048 -> ", " bytes, copied ", " ns, stack=[0x", "]\n"}, NULL},
 	{"throw", t_misc, 1, BOTH, NULL, NULL, 2,
-	 {"fatal error: test throw\n\ngoroutine 1 [running]:\nmain.main(...)\n\t/src/core_test.gl:122 +0x"}, NULL},
+	 {"fatal error: test throw\n\ngoroutine 1 [running]:\ngl_throw(...)\n", "\nmain.main(...)\n\t/src/core_test.gl:122 +0x"}, NULL},
 	{"deadlock", t_misc, 2, BOTH, NULL, NULL, 2,
 	 {"fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\nmain.main(...)\n"
 	  "\t/src/core_test.gl:123 +0x"},
@@ -2632,10 +2633,11 @@ int main(int argc, char **argv) {
 		char *out;
 		TP = P_full;
 		int st = runchild(t_overflow, 0, false, NULL, NULL, &out);
-		const char *want[3] = {"runtime: goroutine stack exceeds 1000000000-byte limit\nruntime: sp=0x",
-				       "fatal error: stack overflow\n\ngoroutine 1 [running]:\nmain.inf(...)",
+		const char *want[4] = {"runtime: goroutine stack exceeds 1000000000-byte limit\nruntime: sp=0x",
+				       "fatal error: stack overflow\n\nruntime stack:\ngl_throw(...)\n",
+				       "\n\ngoroutine 1 [running]:\nmain.inf(...)",
 				       "...additional frames elided...\n"};
-		expect("stack overflow at 1 GB", false, st, out, 2, want, 3, NULL);
+		expect("stack overflow at 1 GB", false, st, out, 2, want, 4, NULL);
 		printf("stack overflow at 1 GB: status %d, %.300s\n", st, out);
 		free(out);
 	}

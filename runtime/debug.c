@@ -177,7 +177,11 @@ void parsedebugvars(void) {
 
 void gotraceback(int32_t *level, bool *all, bool *crash) {
 	M *mp = getm();
-	*level = mp != NULL && mp->traceback != 0 ? mp->traceback : __atomic_load_n(&traceback_level, __ATOMIC_RELAXED);
-	*all = __atomic_load_n(&traceback_all, __ATOMIC_RELAXED);
+	*level = __atomic_load_n(&traceback_level, __ATOMIC_RELAXED);
+	if (mp != NULL && mp->traceback != 0)
+		*level = mp->traceback;
+	else if (mp != NULL && mp->throwing >= throwTypeRuntime)
+		*level = 2; /* the runtime's own fault: its frames are the story */
+	*all = __atomic_load_n(&traceback_all, __ATOMIC_RELAXED) || (mp != NULL && mp->throwing >= throwTypeUser);
 	*crash = __atomic_load_n(&traceback_crash, __ATOMIC_RELAXED);
 }

@@ -426,7 +426,7 @@ static void cgocallbackg(G *g, void *arg) {
 	((void (*)(G *, GlFunc *, void *const *, void *const *, void *))a->cb->ft->call)(g, a->cb->fn, a->args, a->results,
 											  a->scratch);
 	if (GL_UNLIKELY(g->unwinding))
-		gl_throw("ffi: a panic or runtime.Goexit in a callback from C would unwind C's frames");
+		gl_fatal("ffi: a panic or runtime.Goexit in a callback from C would unwind C's frames");
 	unlockOSThread();
 	g->cgoscanlo = scanlo;
 	g->cgoscanhi = scanhi;
@@ -439,10 +439,10 @@ static void callback_m(ffi_cif *cif, void *ret, void **args, void *userdata) {
 	Callback *cb = userdata;
 	G *g0 = getg();
 	if (g0 == NULL)
-		gl_throw("ffi: C called a gl callback on a thread gl did not start");
+		gl_fatal("ffi: C called a gl callback on a thread gl did not start");
 	M *mp = g0->m;
 	if (g0 != mp->g0 || mp->incgo == 0 || mp->curg == NULL)
-		gl_throw("ffi: C called a gl callback outside a C call that gl made");
+		gl_fatal("ffi: C called a gl callback outside a C call that gl made");
 	cbargs a = {cb, args, {ret}, {0}};
 	cgocallback(mp->curg, cgocallbackg, &a);
 	/* a small integer result fills libffi's register-wide slot */

@@ -642,7 +642,7 @@ INLINE slot lookup_t(G *g, const GlMap *h, const void *key, int fk) {
 	if (hashpanicked(g, h, fk))
 		return (slot){NULL, 0};
 	if (GL_UNLIKELY(h->flags & hashWriting))
-		gl_throw("concurrent map read and map write");
+		gl_fatal("concurrent map read and map write");
 	return findin(h, bucketfor(h, hash), key, tophash(hash), fk);
 }
 
@@ -905,7 +905,7 @@ INLINE void *assign_t(G *g, GlMap *h, const void *key, int fk) {
 	if (hashpanicked(g, h, fk))
 		return NULL;
 	if (GL_UNLIKELY(h->flags & hashWriting))
-		gl_throw("concurrent map writes");
+		gl_fatal("concurrent map writes");
 	h->flags ^= hashWriting;
 	uintptr_t koff = stackoff(g, key);
 	if (GL_UNLIKELY(h->buckets == NULL)) {
@@ -972,7 +972,7 @@ again:
 	h->count++;
 done:
 	if (GL_UNLIKELY(!(h->flags & hashWriting)))
-		gl_throw("concurrent map writes");
+		gl_fatal("concurrent map writes");
 	h->flags &= ~hashWriting;
 	return eptr(h, e, fk);
 }
@@ -1033,7 +1033,7 @@ INLINE void delete_t(G *g, GlMap *h, const void *key, int fk) {
 	if (hashpanicked(g, h, fk))
 		return;
 	if (GL_UNLIKELY(h->flags & hashWriting))
-		gl_throw("concurrent map writes");
+		gl_fatal("concurrent map writes");
 	h->flags ^= hashWriting;
 	uintptr_t bucket = hash & bucketMask(h->B);
 	if (growing(h)) {
@@ -1054,7 +1054,7 @@ INLINE void delete_t(G *g, GlMap *h, const void *key, int fk) {
 			h->hash0 = newseed();
 	}
 	if (GL_UNLIKELY(!(h->flags & hashWriting)))
-		gl_throw("concurrent map writes");
+		gl_fatal("concurrent map writes");
 	h->flags &= ~hashWriting;
 }
 
@@ -1094,7 +1094,7 @@ void mapclear(G *g, const GlType *mt, GlMap *h) {
 	if (h == NULL || h->count == 0)
 		return;
 	if (GL_UNLIKELY(h->flags & hashWriting))
-		gl_throw("concurrent map writes");
+		gl_fatal("concurrent map writes");
 	h->flags ^= hashWriting;
 	if (h->flags & (iterator | oldIterator)) {
 		emptychains(h, h->buckets, bucketShift(h->B));
@@ -1109,7 +1109,7 @@ void mapclear(G *g, const GlType *mt, GlMap *h) {
 	h->hash0 = newseed();
 	makeBucketArray(h, h->B, h->buckets);
 	if (GL_UNLIKELY(!(h->flags & hashWriting)))
-		gl_throw("concurrent map writes");
+		gl_fatal("concurrent map writes");
 	h->flags &= ~hashWriting;
 }
 
@@ -1249,7 +1249,7 @@ void mapiternext(GlMapIter *it) {
 		return;
 	}
 	if (GL_UNLIKELY(h->flags & hashWriting))
-		gl_throw("concurrent map iteration and map write");
+		gl_fatal("concurrent map iteration and map write");
 	uintptr_t bucket = it->bucket, i = it->i, checkBucket = it->checkBucket;
 	uintptr_t bsz = h->bucketsize;
 	uint8_t *b = it->bptr;

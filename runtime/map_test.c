@@ -116,6 +116,10 @@ void gl_throw(const char *msg) {
 	exit(1);
 }
 
+void gl_fatal(const char *msg) {
+	gl_throw(msg);
+}
+
 /* ---- checking ---- */
 
 static int failures;

@@ -691,16 +691,44 @@ static void throw_m(void *arg) {
 	exit(2);
 }
 
-void gl_throw(const char *msg) {
-	if (tls_g == NULL) { /* before the runtime exists */
-		prints("fatal error: ");
-		prints(msg);
-		prints("\n");
-		sys_exit(2);
-	}
-	/* an M field, not an argument: gl_throw's frame counts in the stack
-	 * band of every runtime call that can throw (testdata/stackusage.py) */
-	tls_g->m->throwsystem = tls_g != tls_g->m->curg;
+/* A fatal error before the runtime exists: no M, no traceback, and no
+ * print lock -- three raw writes, from a leaf, so that a throw's deepest
+ * path stays in the stack band of the runtime calls that can throw. */
+static GL_NOINLINE GL_NORETURN void throwearly(const char *msg) {
+	static const char pre[] = "fatal error: ";
+	long n = 0;
+	while (msg[n] != 0)
+		n++;
+	rawsyscall6(SYS_write_, 2, (long)pre, (long)sizeof pre - 1, 0, 0, 0);
+	rawsyscall6(SYS_write_, 2, (long)msg, n, 0, 0, 0);
+	rawsyscall6(SYS_write_, 2, (long)"\n", 1, 0, 0, 0);
+	sys_exit(2);
+}
+
+/* Go's fatalthrow: what kind of fatal error this is, and where it was
+ * raised, go in M fields, not arguments: the frame of gl_throw counts in
+ * the stack band of every runtime call that can throw
+ * (testdata/stackusage.py).  Inlined: a runtime throw's traceback starts
+ * at gl_throw, as Go's at runtime.throw. */
+static inline __attribute__((always_inline)) void fatalthrow(const char *msg, int32_t kind) {
+	if (tls_g == NULL)
+		throwearly(msg);
+	M *mp = tls_g->m;
+	if (mp->throwing < kind)
+		mp->throwing = kind;
+	mp->throwsystem = tls_g != mp->curg;
 	systemstack(throw_m, (void *)msg);
+}
+
+/* A fatal error that is the runtime's fault (Go's throw). */
+void gl_throw(const char *msg) {
+	fatalthrow(msg, throwTypeRuntime);
+	__builtin_unreachable();
+}
+
+/* A fatal error that is the program's fault (Go's fatal): a deadlock,
+ * racing map writes, an unlock of an unlocked mutex. */
+void gl_fatal(const char *msg) {
+	fatalthrow(msg, throwTypeUser);
 	__builtin_unreachable();
 }

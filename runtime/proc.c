@@ -1277,13 +1277,13 @@ static void checkdead(void) {
 		}
 	}
 	if (grunning == 0) /* possible if main goroutine calls runtime.Goexit */
-		gl_throw("no goroutines (main called runtime.Goexit) - deadlock!");
+		gl_fatal("no goroutines (main called runtime.Goexit) - deadlock!");
 	/* no goroutine is running, so the Ps' timers can be looked at: one
 	 * will fire and make something runnable */
 	for (int32_t i = 0; i < gomaxprocs; i++)
 		if (__atomic_load_n(&allp[i]->ntimers, __ATOMIC_ACQUIRE) > 0)
 			return;
-	gl_throw("all goroutines are asleep - deadlock!");
+	gl_fatal("all goroutines are asleep - deadlock!");
 }
 
 /* ---- scheduling ---- */
@@ -2158,7 +2158,7 @@ static void gl_go_m(void *arg) {
 void gl_go(G *g, GlFunc *fn) {
 	(void)g;
 	if (fn == NULL)
-		gl_throw("go of nil func value");
+		gl_fatal("go of nil func value");
 	goargs a = {fn, (uintptr_t)__builtin_return_address(0)};
 	systemstack(gl_go_m, &a);
 }

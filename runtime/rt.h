@@ -171,7 +171,8 @@ struct M {
 	void *waitlock;
 	int32_t locks;       /* runtime locks held: no preemption, no parking */
 	int32_t dying;       /* fatal error in progress on this M */
-	bool throwsystem;    /* gl_throw was called on g0 or the signal stack (panic.c) */
+	int32_t throwing;    /* throwTypeUser (gl_fatal) or throwTypeRuntime (gl_throw) once one began */
+	bool throwsystem;    /* gl_throw or gl_fatal was called on g0 or the signal stack (panic.c) */
 	int32_t preprinting; /* calling Error/String of a dying panic's value */
 	bool spinning;       /* looking for work without having found any */
 	bool blocked;        /* sleeping on park */
@@ -606,6 +607,13 @@ GlStack stackallocforcemove(uint64_t n);
 void stackfreeforcemove(GlStack stk, uintptr_t sp); /* [sp, hi) was in use */
 bool stalestack(uintptr_t addr, uintptr_t *lo, uintptr_t *hi);
 void stackinit(void);
+/* panic.c: the two kinds of fatal error, Go 1.19's.  gl_throw is the
+ * runtime's fault: its traceback shows runtime frames (GLTRACEBACK=system's
+ * level) whatever the setting says.  gl_fatal is the program's (a deadlock,
+ * racing map writes, an unlock of an unlocked mutex): the setting's level.
+ * Both show every goroutine. */
+enum { throwTypeNone, throwTypeUser, throwTypeRuntime };
+void gl_fatal(const char *msg) GL_NORETURN;
 void tracebackinit(void); /* traceback.c: memory for a dying traceback */
 
 /* malloc.c; mem_linux.c (sys*: memory from the kernel) */

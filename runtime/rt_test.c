@@ -59,6 +59,10 @@ void gl_throw(const char *msg) {
 	exit(2);
 }
 
+void gl_fatal(const char *msg) {
+	gl_throw(msg);
+}
+
 static void movestack(void);
 
 /* Memory mallocgc need not zero is filled with 0xAA, so a missing clear

@@ -315,11 +315,21 @@ void sync_runtime_Semrelease(G *g, uint32_t *addr, bool handoff, int64_t skipfra
 	semrelease1(addr, handoff);
 }
 
-/* sync's fatal errors ("sync: unlock of unlocked mutex"): a throw. */
-void sync_throw(G *g, GlString s) {
-	(void)g;
+/* sync's fatal errors: its own fault ("sync: inconsistent mutex state",
+ * a throw), or the program's ("sync: unlock of unlocked mutex", fatal). */
+static char *cstring(GlString s) {
 	char *msg = mallocgc((uint64_t)s.len + 1, NULL, false);
 	memcpy(msg, s.ptr, (size_t)s.len);
 	msg[s.len] = 0;
-	gl_throw(msg);
+	return msg;
+}
+
+void sync_throw(G *g, GlString s) {
+	(void)g;
+	gl_throw(cstring(s));
+}
+
+void sync_fatal(G *g, GlString s) {
+	(void)g;
+	gl_fatal(cstring(s));
 }

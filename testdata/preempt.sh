@@ -166,6 +166,39 @@ none single 1 the panicking goroutine
 CASES
 fi
 
+# Go 1.19's two kinds of fatal error: the program's fault (gl_fatal, Go's
+# fatal) at GLTRACEBACK's level, the runtime's (gl_throw, Go's throw) with
+# the runtime's frames whatever the level; every goroutine either way --
+# MODE ENV RUNTIMEFRAMES(yes/no) WHAT
+if build fatal_kinds "$top_srcdir/testdata/runtime/fatal_kinds.gl"; then
+	while read -r mode env frames what; do
+		env GLTRACEBACK="${env#-}" timeout 20 "$tmp/fatal_kinds" "$mode" >"$tmp/fk.out" 2>&1
+		rc=$?
+		n=$(grep -c '^goroutine [0-9]* \[' "$tmp/fk.out")
+		got=no
+		grep -q '^gl_\(fatal\|throw\)(\.\.\.)$' "$tmp/fk.out" && got=yes
+		if [ $rc -eq 2 ] && grep -q '^fatal error: ' "$tmp/fk.out" && [ "$n" -eq 2 ] && [ "$got" = "$frames" ] &&
+			grep -q '^main\.parked(' "$tmp/fk.out"; then
+			echo "ok   $mode, GLTRACEBACK=${env#-}: $what"
+		else
+			fail "$mode, GLTRACEBACK=${env#-}: exit $rc, $n goroutines, runtime frames: $got (want 2, 2, $frames)"
+			sed 's/^/    /' "$tmp/fk.out" | head -30
+		fi
+	done <<'CASES'
+fatal - no the program's fault: its own frames, both goroutines
+fatal system yes the runtime's frames when asked for
+throw - yes the runtime's fault: its frames, both goroutines
+throw none yes the runtime's frames even at none, as Go 1.19's
+CASES
+	GLTRACEBACK= timeout 20 "$tmp/fatal_kinds" throw >"$tmp/fk.out" 2>&1
+	if sed -n '/^runtime stack:$/,/^$/p' "$tmp/fk.out" | grep -q '^gl_throw(\.\.\.)$'; then
+		echo "ok   throw from the runtime's stack: runtime stack: gl_throw"
+	else
+		fail "throw from the runtime's stack: no \"runtime stack:\" starting at gl_throw"
+		sed 's/^/    /' "$tmp/fk.out" | head -20
+	fi
+fi
+
 # 4. the machine code
 set -- "$tmp"/preempt "$tmp"/leaf "$tmp"/sigquit "$tmp"/preempt_regs "$tmp"/preempt_storm
 ls "$@" >/dev/null 2>&1 && {
