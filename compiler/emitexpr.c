@@ -1632,6 +1632,15 @@ static const char *call(Node *n) {
 			line("%s = %s(%s);", r, in, bstr(&a));
 			return r;
 		}
+		in = intrinsicpair(f->obj);
+		if (in && mode == R_DIRECT) {
+			Buf a = {0};
+			for (int i = 0; i < args.n; i++)
+				bprintf(&a, "%s, ", (char *)args.v[i]);
+			r = frametemp(rt);
+			line("%s.r0 = %s(%s&%s.r1);", r, in, bstr(&a), r);
+			return r;
+		}
 	}
 	const char *res = NULL;
 	Buf a = {0};

@@ -108,6 +108,7 @@ extern Buf gprotos;         /* prototypes */
 
 /* intrinsic.c, emitffi.c */
 const char *intrinsicname(Obj *f);   /* f's inline twin in gl.h, or NULL */
+const char *intrinsicpair(Obj *f);   /* the same for two results (r0 returned, r1 stored) */
 void emitextern(Obj *o);             /* a //gl:extern function's wrapper */
 
 /* emitexpr.c: what a C expression glc wrote is (cmark records, ckind reads) */

@@ -869,8 +869,29 @@ static void analyze(FuncInfo *fi) {
 		analyze(((Node *)fi->lits.v[i])->aux);
 }
 
+const char *intrinsicname(Obj *f); /* intrinsic.c */
+const char *intrinsicpair(Obj *f);
+
+/* -m: each call of fn (not of the literals inside it, reported with their
+ * own) that glc compiles to its inline twin (intrinsic.c). */
+static bool reportintrinsics(Node *n, void *fn) {
+	if (!n || (n->kind == N_FUNCLIT && n != fn))
+		return false;
+	if (n->kind == N_CALL) {
+		Node *f = n->a;
+		while (f->kind == N_PAREN)
+			f = f->a;
+		Obj *o = f->obj;
+		if (o && (intrinsicname(o) || intrinsicpair(o)))
+			errorat(n->pos, "intrinsic %s.%s", o->pkg->name, o->name);
+	}
+	return anychild(n, reportintrinsics, fn);
+}
+
 /* glc build -m: Go's -m messages for the main package's decisions. */
 static void report(FuncInfo *fi) {
+	if (fi->pkg && !strcmp(fi->pkg->path, "main"))
+		reportintrinsics(fi->node, fi->node);
 	for (int i = 0; i < fi->locals.n; i++) {
 		Obj *o = fi->locals.v[i];
 		if (o->pkg && strcmp(o->pkg->path, "main"))

@@ -10,8 +10,10 @@
  * unwinding check after it, and gcc keeps the operands in registers around
  * it.  `glc -m` reports each one ("intrinsic math.Sqrt").  The twins give
  * exactly the library's results; testdata/run/intrinsics.gl compares them
- * with Go over special values.  Functions that can panic (bits.Div64) or
- * return two results stay calls. */
+ * with Go over special values.  bits.Add64, Sub64 and Mul64 (and the
+ * uint forms) return two results: their twins return the first and store
+ * the second into the result tuple (intrinsicpair).  Functions that can
+ * panic (bits.Div64) stay calls. */
 #include <string.h>
 
 #include "emitint.h"
@@ -29,6 +31,7 @@ static const char *const bitsfns[] = {
 	"RotateLeft", "RotateLeft64", "RotateLeft32", "RotateLeft16", "RotateLeft8",
 	"ReverseBytes", "ReverseBytes64", "ReverseBytes32", "ReverseBytes16", NULL,
 };
+static const char *const bitspairs[] = {"Add", "Add64", "Sub", "Sub64", "Mul", "Mul64", NULL};
 
 static bool listed(const char *const *list, const char *name) {
 	for (; *list; list++)
@@ -44,6 +47,16 @@ const char *intrinsicname(Obj *f) {
 	if (!strcmp(f->pkg->path, "math") && listed(mathfns, f->name))
 		return xprintf("gl_math_%s", f->name);
 	if (!strcmp(f->pkg->path, "math/bits") && listed(bitsfns, f->name))
+		return xprintf("gl_bits_%s", f->name);
+	return NULL;
+}
+
+/* The same for a function of two results, whose twin returns the first
+ * and stores the second through a last pointer argument. */
+const char *intrinsicpair(Obj *f) {
+	if (!f || f->kind != O_FUNC || !f->pkg || f->ismethod)
+		return NULL;
+	if (!strcmp(f->pkg->path, "math/bits") && listed(bitspairs, f->name))
 		return xprintf("gl_bits_%s", f->name);
 	return NULL;
 }

@@ -1134,4 +1134,28 @@ GL_INTRINSIC int64_t gl_bits_Len(uint64_t x) { return gl_bits_Len64(x); }
 GL_INTRINSIC uint64_t gl_bits_RotateLeft(uint64_t x, int64_t k) { return gl_bits_RotateLeft64(x, k); }
 GL_INTRINSIC uint64_t gl_bits_ReverseBytes(uint64_t x) { return gl_bits_ReverseBytes64(x); }
 
+/* The two-result ones return the first and store the second through r1, a
+ * member of the caller's result tuple (compiler/intrinsic.c): no call runs
+ * in between, so no stack can move under the pointer.  Add64 and Sub64
+ * take their carry and borrow as math/bits' own code does (0 or 1; any
+ * other value gives what that code gives); gcc makes ADC/SBB of them. */
+GL_INTRINSIC uint64_t gl_bits_Add64(uint64_t x, uint64_t y, uint64_t carry, uint64_t *r1) {
+	uint64_t sum = x + y + carry;
+	*r1 = ((x & y) | ((x | y) & ~sum)) >> 63;
+	return sum;
+}
+GL_INTRINSIC uint64_t gl_bits_Sub64(uint64_t x, uint64_t y, uint64_t borrow, uint64_t *r1) {
+	uint64_t diff = x - y - borrow;
+	*r1 = ((~x & y) | (~(x ^ y) & diff)) >> 63;
+	return diff;
+}
+GL_INTRINSIC uint64_t gl_bits_Mul64(uint64_t x, uint64_t y, uint64_t *r1) {
+	unsigned __int128 p = (unsigned __int128)x * y; /* one MUL: RDX:RAX */
+	*r1 = (uint64_t)p;
+	return (uint64_t)(p >> 64);
+}
+GL_INTRINSIC uint64_t gl_bits_Add(uint64_t x, uint64_t y, uint64_t carry, uint64_t *r1) { return gl_bits_Add64(x, y, carry, r1); }
+GL_INTRINSIC uint64_t gl_bits_Sub(uint64_t x, uint64_t y, uint64_t borrow, uint64_t *r1) { return gl_bits_Sub64(x, y, borrow, r1); }
+GL_INTRINSIC uint64_t gl_bits_Mul(uint64_t x, uint64_t y, uint64_t *r1) { return gl_bits_Mul64(x, y, r1); }
+
 #endif
