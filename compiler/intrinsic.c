@@ -20,7 +20,7 @@
 
 /* the functions, by package path; each has gl_<last element>_<Name> in gl.h */
 static const char *const mathfns[] = {
-	"Sqrt", "Abs", "Copysign", "Trunc", "Floor", "Ceil", "RoundToEven",
+	"Sqrt", "Abs", "Copysign", "Trunc", "Floor", "Ceil", "RoundToEven", "FMA",
 	"Float64bits", "Float64frombits", "Float32bits", "Float32frombits", NULL,
 };
 static const char *const bitsfns[] = {

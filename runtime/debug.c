@@ -88,6 +88,11 @@ static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv)
 			gl_x86HasPOPCNT = false;
 		return;
 	}
+	if (nn == 7 && memcmp(name, "cpu.fma", 7) == 0) { /* math.FMA through libm's fma */
+		if (nv == 3 && memcmp(val, "off", 3) == 0)
+			gl_x86HasFMA = false;
+		return;
+	}
 	/* sync.Mutex's policy (stdlib/sync/mutex.gl): Go's exact algorithm,
 	 * or gl's adaptive hand-off (the default) */
 	if (nn == 11 && memcmp(name, "mutexpolicy", 11) == 0) {

@@ -1079,6 +1079,19 @@ GL_INTRINSIC float gl_math_Float32frombits(uint32_t u) {
 }
 
 extern bool gl_x86HasPOPCNT; /* runtime/proc.c, from CPUID at start-up */
+extern bool gl_x86HasFMA;
+double gl_fmaslow(double x, double y, double z); /* math.c: libm's fma, on the system stack */
+
+/* x*y + z rounded once.  Without the instruction, libm's fma on the
+ * system stack: a call, but one that never moves this stack or parks, so
+ * the caller still needs no frame reload. */
+GL_INTRINSIC double gl_math_FMA(double x, double y, double z) {
+	if (__builtin_expect(gl_x86HasFMA, 1)) {
+		__asm__("vfmadd231sd %2, %1, %0" : "+x"(z) : "x"(x), "x"(y)); /* z = x*y + z */
+		return z;
+	}
+	return gl_fmaslow(x, y, z);
+}
 
 GL_INTRINSIC int64_t gl_bits_OnesCount64(uint64_t x) {
 	if (__builtin_expect(gl_x86HasPOPCNT, 1)) {

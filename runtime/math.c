@@ -310,3 +310,20 @@ double math_libmFMA(G *g, double x, double y, double z) {
 	(void)g;
 	return fma(x, y, z);
 }
+
+/* gl.h's math.FMA on a CPU without the instruction (or GLDEBUG=cpu.fma=off):
+ * libm's fma, whose stack use is libm's business, on g0. */
+typedef struct fmaargs {
+	double x, y, z, r;
+} fmaargs;
+
+static void fma_m(void *p) {
+	fmaargs *a = p;
+	a->r = fma(a->x, a->y, a->z);
+}
+
+double gl_fmaslow(double x, double y, double z) {
+	fmaargs a = {x, y, z, 0};
+	systemstack(fma_m, &a);
+	return a.r;
+}

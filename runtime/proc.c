@@ -153,8 +153,9 @@ int64_t threadcputime(void) {
 /* ---- the CPU's features (Go's internal/cpu) ----
  * What generated code may use beyond x86-64's baseline, read once at
  * start-up: gl.h's intrinsics test them (bits.OnesCount is one POPCNT
- * where the CPU has it, as in Go). */
+ * and math.FMA one VFMADD231SD where the CPU has them, as in Go). */
 bool gl_x86HasPOPCNT;
+bool gl_x86HasFMA; /* VFMADD231SD for math.FMA: the CPU has it and the kernel saves ymm state */
 /* The vector registers the CPU has and the kernel saves in a signal
  * frame, for gl_clearvectors: 0, xmm0–15; 1, ymm0–15; 2, zmm0–31. */
 int32_t gl_x86VectorRegs;
@@ -170,6 +171,7 @@ void cpuinit(void) {
 	if ((xcr0 & 0x6) != 0x6) /* the kernel saves xmm and ymm state */
 		return;
 	gl_x86VectorRegs = 1;
+	gl_x86HasFMA = (c >> 12) & 1; /* CPUID.1:ECX.FMA[bit 12] */
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
 	if (((b >> 16) & 1) && (xcr0 & 0xe0) == 0xe0) /* AVX512F[EBX bit 16]; opmask, zmm0-15 high, zmm16-31 */
 		gl_x86VectorRegs = 2;
