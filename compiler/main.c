@@ -539,6 +539,7 @@ static const struct {
 	 "  asyncpreemptoff=1              no preemption by signal\n"
 	 "  preemptpacing=fixed            suspendG resends SIGURG as Go does\n"
 	 "  cpu.popcnt=off                 bits.OnesCount without POPCNT\n"
+	 "  cpu.fma=off                    math.FMA without VFMADD231SD (libm's fma)\n"
 	 "  wbforce=1                      the write barrier on all the time (its slow paths)\n"
 	 "  wbshadow=1                     check that every heap pointer store had the barrier\n"
 	 "  lockrank=1                     check the runtime's lock order at every lock (2: print the pairs)\n"
