@@ -529,6 +529,59 @@ static void assignlist(Vec *lhs, Vec *rhs, bool declare) {
 	}
 }
 
+/* A local whose value only a plain assignment to it can change: no
+ * pointer, closure or heap box reaches it. */
+static bool plainlocal(Node *x) {
+	while (x->kind == N_PAREN)
+		x = x->a;
+	if (x->kind != N_IDENT || !x->obj)
+		return false;
+	Obj *o = x->obj;
+	return o->kind == O_VAR && !o->global && !o->addrtaken && !o->captured && !o->onheap && o->slot != S_BOX;
+}
+
+/* Whether the tuple assignment's left sides lhs assign x (a plain local)
+ * as a whole. */
+static bool assignedin(Node *x, Vec *lhs) {
+	while (x->kind == N_PAREN)
+		x = x->a;
+	for (int i = 0; i < lhs->n; i++) {
+		Node *l = lhs->v[i];
+		while (l->kind == N_PAREN)
+			l = l->a;
+		if (l->kind == N_IDENT && l->obj == x->obj)
+			return true;
+	}
+	return false;
+}
+
+/* Whether l, a left side of a tuple assignment, names the same place in
+ * phase two as in phase one: l is s[i] or v.f (v a struct, or a pointer
+ * followed once) whose operands are plain locals or constants that no
+ * left side assigns.  Nothing else can change such a local between the
+ * phases — calls on the right side cannot reach it — and reaching the
+ * place reads no memory but theirs.  The swap `a[i], a[j] = a[j], a[i]`
+ * then needs no pointer temporaries. */
+static bool fixedplace(Node *l, Vec *lhs) {
+	while (l->kind == N_PAREN)
+		l = l->a;
+	if (l->kind == N_INDEX && !(l->flags & NF_MAPINDEX)) {
+		int k = under(l->a->type)->kind;
+		if (k != T_SLICE && k != T_ARRAY)
+			return false;
+		if (!plainlocal(l->a) || assignedin(l->a, lhs))
+			return false;
+		return l->b->cv || (plainlocal(l->b) && !assignedin(l->b, lhs));
+	}
+	if (l->kind == N_SELECTOR && l->op != SEL_PKG) {
+		for (int i = 1; i < l->path.n; i++)
+			if (under(((Field *)l->path.v[i - 1])->type)->kind == T_POINTER)
+				return false;
+		return plainlocal(l->a) && !assignedin(l->a, lhs);
+	}
+	return false;
+}
+
 static void emitassign(Node *n) {
 	if (n->op) { /* x op= y */
 		Node *l = n->list.v[0], *r = n->list2.v[0];
@@ -570,12 +623,14 @@ static void emitassign(Node *n) {
 	/* phase one: left operands, then right values; phase two: stores */
 	extern Node *stablelhs(Node *l, bool rhscalls);
 	Vec ls = {0};
-	/* every left side is held by its address, calls on the right or not:
-	 * a store of phase two may change what another left side reads
-	 * (a[i], i = 1, 2) */
+	/* a left side is held by its address (a pointer in the frame): a
+	 * store of phase two may change what another left side reads (a[i],
+	 * i = 1, 2).  One whose operands nothing in the statement changes is
+	 * left for phase two whole, where its index and nil checks then run,
+	 * as Go's do: after the right side, after the stores before it. */
 	for (int i = 0; i < n->list.n; i++) {
 		Node *l = n->list.v[i];
-		vpush(&ls, isblankid(l) ? l : stablelhs(l, true));
+		vpush(&ls, isblankid(l) || fixedplace(l, &n->list) ? l : stablelhs(l, true));
 	}
 	assignlist(&ls, &n->list2, declare);
 }

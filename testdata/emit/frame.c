@@ -37,7 +37,6 @@ extern const GlType gltype_ptr_tuple_string_string __asm__("gltype_6e4c1aefc7af3
 extern const GlType gltype_slice_string __asm__("gltype_b5ddc58628999ad8") __attribute__((weak)); /* []string */
 extern const GlType gltype_ptr_slice_string __asm__("gltype_b506913f7bf0c510") __attribute__((weak)); /* *[]string */
 extern const GlType gltype_ptr_main_pair __asm__("gltype_4fa61d0161b5b35a") __attribute__((weak)); /* *main.pair */
-extern const GlType gltype_ptr_ptr_int __asm__("gltype_34c08df518b356ee") __attribute__((weak)); /* **int */
 extern const GlType gltype_ptr_int __asm__("gltype_feaf4ac630d6dd86") __attribute__((weak)); /* *int */
 extern const GlType gltype_int __asm__("gltype_2b9fff192bd4c83e") __attribute__((weak)); /* int */
 extern const GlType gltype_main_pair __asm__("gltype_2464f47c95ed4542") __attribute__((weak)); /* main.pair */
@@ -291,20 +290,16 @@ unwind: __attribute__((cold, unused));
 struct main_swap__frame {
 	GlFrame h;
 	struct main_pair * _p; /* p testdata/emit/frame.gl:39 */
-	int64_t * * t1;
-	int64_t * * t2;
-	int64_t * t3;
-	int64_t * t4;
+	int64_t * t1;
+	int64_t * t2;
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_swap__frame, fp, fpoff)
 static const GlFrameSlot main_swap__slots[] = {
 	{&gltype_ptr_main_pair, offsetof(struct main_swap__frame, _p)},
-	{&gltype_ptr_ptr_int, offsetof(struct main_swap__frame, t1)},
-	{&gltype_ptr_ptr_int, offsetof(struct main_swap__frame, t2)},
-	{&gltype_ptr_int, offsetof(struct main_swap__frame, t3)},
-	{&gltype_ptr_int, offsetof(struct main_swap__frame, t4)},
+	{&gltype_ptr_int, offsetof(struct main_swap__frame, t1)},
+	{&gltype_ptr_int, offsetof(struct main_swap__frame, t2)},
 };
-static const GlFuncInfo main_swap__info __attribute__((used)) = {"main.swap", "$SRCDIR/testdata/emit/frame.gl", 39, sizeof(struct main_swap__frame), main_swap__slots, 5, (void (*)(void))main_swap};
+static const GlFuncInfo main_swap__info __attribute__((used)) = {"main.swap", "$SRCDIR/testdata/emit/frame.gl", 39, sizeof(struct main_swap__frame), main_swap__slots, 3, (void (*)(void))main_swap};
 GL_FUNC void main_swap(G *g, struct main_pair * p0) {
 	struct main_swap__frame *fp;
 	uintptr_t fpoff;
@@ -318,16 +313,12 @@ GL_FUNC void main_swap(G *g, struct main_pair * p0) {
 		gl_panicnil(g);
 		goto unwind;
 	}
-	fp->t1 = &(fp->_p)->a;
-	fp->t2 = &(fp->_p)->b;
-	fp->t3 = (fp->_p)->b;
-	fp->t4 = (fp->_p)->a;
-	GL_STOREPTR((*fp->t1), fp->t3);
-	GL_STOREPTR((*fp->t2), fp->t4);
+	fp->t1 = (fp->_p)->b;
+	fp->t2 = (fp->_p)->a;
+	GL_STOREPTR((fp->_p)->a, fp->t1);
+	GL_STOREPTR((fp->_p)->b, fp->t2);
 	GL_CLEAR(fp->t1);
 	GL_CLEAR(fp->t2);
-	GL_CLEAR(fp->t3);
-	GL_CLEAR(fp->t4);
 	goto ret;
 ret:
 	GL_FRAME_LEAVE(g, fp);
@@ -477,14 +468,6 @@ __attribute__((weak)) const GlType gltype_ptr_main_pair = { /* *main.pair */
 	.size = 8, .ptrdata = 8, .hash = 691075866u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
 	.gcdata = gltype_ptr_main_pair__gc, .str = ((GlString){(const uint8_t *)"*main.pair", 10}), .equal = gl_memequal, .hashfn = gl_memhash,
 	.elem = &gltype_main_pair, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
-	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
-};
-static const uint8_t gltype_ptr_ptr_int__gc[] = {1};
-__attribute__((weak)) const GlType gltype_ptr_ptr_int = { /* **int */
-	.size = 8, .ptrdata = 8, .hash = 1742076878u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
-	.gcdata = gltype_ptr_ptr_int__gc, .str = ((GlString){(const uint8_t *)"**int", 5}), .equal = gl_memequal, .hashfn = gl_memhash,
-	.elem = &gltype_ptr_int, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
