@@ -18,10 +18,13 @@ static GlString cstring(const char *s) {
 }
 
 /* os.Args: the strings point at the process's own argv, which lives as
- * long as the process; only the slice is allocated. */
+ * long as the process; only the slice is allocated.  Its array is typed
+ * ([]string's): a program may store its own strings into os.Args, and
+ * the collector must see them (untyped, the array was noscan, and a
+ * string stored there was freed under it). */
 void os_runtimeArgs(G *g, GlSlice *out) {
 	(void)g;
-	GlString *a = mallocgc((uint64_t)gl_argc * sizeof(GlString), NULL, true);
+	GlString *a = mallocgc((uint64_t)gl_argc * sizeof(GlString), &gltype_rtstring, true);
 	for (int i = 0; i < gl_argc; i++)
 		a[i] = cstring(gl_argv[i]);
 	*out = (GlSlice){a, gl_argc, gl_argc};
@@ -74,7 +77,7 @@ void syscall_runtime_envs(G *g, GlSlice *out) {
 	int64_t n = 0;
 	while (envp[n] != NULL)
 		n++;
-	GlString *a = mallocgc((uint64_t)n * sizeof(GlString), NULL, true);
+	GlString *a = mallocgc((uint64_t)n * sizeof(GlString), &gltype_rtstring, true); /* typed, as os.Args' */
 	for (int64_t i = 0; i < n; i++)
 		a[i] = cstring(envp[i]);
 	*out = (GlSlice){a, n, n};
