@@ -348,8 +348,25 @@ static void t_init(G *g) {
 	(void)g;
 }
 
+/* ---- a P that GOMAXPROCS drops ----
+ *
+ * Its write-barrier buffer goes to the mark (proc.c's pdestroy), which
+ * may be under way: mark termination flushes only the Ps in use.  An
+ * entry put by hand into P 1's buffer must be gone once GOMAXPROCS is
+ * back to 1 (with no mark running, the flush drops it; during a mark it
+ * would shade it).  On a goroutine: GOMAXPROCS stops the world. */
+static void test_pdestroy(void) {
+	procresize_request(2);
+	wbBuf *b = &allp[1]->wbBuf;
+	static uintptr_t word;
+	b->buf[b->next++] = (uintptr_t)&word;
+	procresize_request(1);
+	CHECK(allp[1]->wbBuf.next == 0, "GOMAXPROCS 2 -> 1: the dropped P's write-barrier buffer flushed");
+}
+
 static void t_main(G *g) {
 	(void)g;
+	test_pdestroy();
 	systemstack(tests, NULL);
 }
 

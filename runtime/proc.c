@@ -709,8 +709,8 @@ static void pinit(P *pp, int32_t id) {
 }
 
 /* A P that GOMAXPROCS no longer uses: its Gs go to the global queue, its
- * timers to the current P, its free Gs and sudogs to the global lists.
- * The world is stopped. */
+ * timers to the current P, its free Gs and sudogs to the global lists,
+ * its write-barrier buffer to the mark.  The world is stopped; on g0. */
 static void pdestroy(P *pp) {
 	while (pp->runqhead != pp->runqtail) {
 		pp->runqtail--;
@@ -722,6 +722,10 @@ static void pdestroy(P *pp) {
 	}
 	if (pp->ntimers > 0)
 		moveTimers(getm()->p, pp);
+	/* what its write barriers queued must still be shaded: a mark may be
+	 * under way (Go's p.destroy flushes its wbBuf too); mark termination
+	 * flushes only the Ps in use */
+	wbBufFlush(pp);
 	sudogcache_flush(pp);
 	gfpurge(pp);
 	stackcache_clear(pp);
