@@ -232,22 +232,27 @@ static int64_t stealBgCredit(int64_t want) {
 
 /* Scan about want bytes of grey objects for an assist, if the work list
  * is free: what was scanned, 0 if nothing is grey, -1 if the list is
- * busy. */
+ * busy or the assist had to stop before it scanned anything (the world
+ * is stopping, or gp is asked to stop) — not "nothing grey", which
+ * forgives the debt. */
 static int64_t assistDrain(int64_t want) {
 	if (!trylock(&drainlock))
 		return -1;
 	int64_t done = 0;
+	bool empty = false;
 	G *gp = getm()->curg; /* the assisting goroutine: it stops for a preemption request */
 	while (done < want && gcMarking() && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE)) {
 		uint64_t s0 = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
 		bool more = gcDrainN(assistChunk);
 		done += (int64_t)(__atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED) - s0);
-		if (!more)
+		if (!more) {
+			empty = true;
 			break;
+		}
 	}
 	unlock(&drainlock);
-	return done;
+	return done > 0 || empty ? done : -1;
 }
 
 /* gp, which allocated on this M and holds its P with no runtime lock,
