@@ -253,6 +253,40 @@ static void printmilli(int64_t v1000) {
 	printint(f);
 }
 
+/* ns nanoseconds as milliseconds, as Go's gctrace writes them: whole
+ * milliseconds from 10 ms up; below, the microseconds cut to two
+ * significant digits with the point put back (1,234,567 ns is "1.2",
+ * 12,345 ns "0.012"); "0" under a microsecond. */
+static void printms(int64_t ns) {
+	if (ns >= 10000000) {
+		printint(ns / 1000000);
+		return;
+	}
+	int64_t us = ns / 1000, unit = 1000; /* us / unit milliseconds */
+	if (us <= 0) {
+		prints("0");
+		return;
+	}
+	while (us >= 100)
+		us /= 10, unit /= 10;
+	printint(us / unit);
+	if (unit > 1) {
+		prints(".");
+		for (int64_t d = unit / 10; d > 0; d /= 10) /* the digits after the point, zeros too */
+			printint(us / d % 10);
+	}
+}
+
+/* The bytes of package variables the collector scans: those that can hold
+ * pointers (glc's GL_GLOBAL_ROOT records), for gctrace's "MB globals"
+ * (Go's counts its whole data and bss). */
+static uint64_t globalsBytes(void) {
+	uint64_t n = 0;
+	for (const GlGlobalRoot *r = __start_glroots; r < __stop_glroots; r++)
+		n += r->typ->size;
+	return n;
+}
+
 static int64_t gccpuTotal; /* the collector's CPU time, all cycles (gctrace's %) */
 
 /* A cycle's CPU time in nanoseconds: each pause stops every P; the mark
@@ -287,8 +321,11 @@ static void gcCPUAccount(cyclecpu c, int64_t tend) {
  * Ps that had nothing else to run;
  * the share of the CPU the collector took since the program began; the
  * heap when the cycle began, when marking ended, and marked live:
+ * the stacks the cycle scanned (their bytes in use) and the package
+ * variables it scanned:
  * "gc N @T s U%: PAUSE+MARK+PAUSE ms clock, P1+ASSIST/BG/IDLE+P2 ms cpu,
- * BEFORE->AFTER->MARKED MB, GOAL MB goal, NP P". */
+ * BEFORE->AFTER->MARKED MB, GOAL MB goal, S MB stacks, V MB globals,
+ * NP P", times as printms writes them. */
 static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t before, uint64_t after, cyclecpu cpu) {
 	prints("gc ");
 	printuint(gcstats.numgc);
@@ -297,21 +334,21 @@ static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t b
 	prints("s ");
 	printint((int64_t)(gcstats.cpuFraction * 100));
 	prints("%: ");
-	printmilli((t1 - t0) / 1000);
+	printms((t1 - t0));
 	prints("+");
-	printmilli((t2 - t1) / 1000);
+	printms((t2 - t1));
 	prints("+");
-	printmilli((tend - t2) / 1000);
+	printms((tend - t2));
 	prints(" ms clock, ");
-	printmilli(cpu.p1 / 1000);
+	printms(cpu.p1);
 	prints("+");
-	printmilli(cpu.assist / 1000);
+	printms(cpu.assist);
 	prints("/");
-	printmilli(cpu.bg / 1000);
+	printms(cpu.bg);
 	prints("/");
-	printmilli(cpu.idle / 1000);
+	printms(cpu.idle);
 	prints("+");
-	printmilli(cpu.p2 / 1000);
+	printms(cpu.p2);
 	prints(" ms cpu, ");
 	printuint(before >> 20);
 	prints("->");
@@ -321,6 +358,10 @@ static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t b
 	prints(" MB, ");
 	printuint(gcstats.nextGC >> 20);
 	prints(" MB goal, ");
+	printuint(gcstats.stackBytes >> 20);
+	prints(" MB stacks, ");
+	printuint(globalsBytes() >> 20);
+	prints(" MB globals, ");
 	printint(gomaxprocs);
 	prints(" P");
 	if (forcedlast)
@@ -376,6 +417,7 @@ static void gcResetStats(void) {
 	gcstats.markedObjects = gcstats.markedBytes = gcstats.scannedBytes = 0;
 	gcstats.assistNs = gcstats.bgMarkNs = gcstats.idleMarkNs = 0;
 	gcstats.stacks = gcstats.spans = gcstats.freedObjects = gcstats.freedBytes = 0;
+	gcstats.stackBytes = 0;
 }
 
 /* The clock of the cycle under way, for the statistics at its end. */

@@ -421,7 +421,7 @@ static void markstacks(void) {
 		G *gp = gs[i];
 		if (readgstatus(gp) == Gdead)
 			continue;
-		gcscanstack(gp, markslot, markslot, NULL);
+		gcstats.stackBytes += gcscanstack(gp, markslot, markslot, NULL);
 		gcstats.stacks++;
 	}
 }
@@ -484,7 +484,7 @@ void gcMarkRootsNoStacks(void) {
  * shrinkstack checks it may).  The caller holds drainlock and has gp
  * stopped (claimed by suspendG, or the world stopped). */
 void gcScanStack(G *gp, uint32_t c) {
-	gcscanstack(gp, markslot, markslot, NULL);
+	__atomic_fetch_add(&gcstats.stackBytes, gcscanstack(gp, markslot, markslot, NULL), __ATOMIC_RELAXED);
 	shrinkstack(gp);
 	gp->gcscancycle = c;
 	__atomic_fetch_add(&gcstats.stacks, 1, __ATOMIC_RELAXED);

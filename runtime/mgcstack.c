@@ -142,8 +142,9 @@ static void scanwords(stackScanState *st, uintptr_t lo, uintptr_t hi, void (*con
  * no map describes (conservative: preempt.c's gcinnerframes), and those
  * of a C call a callback runs below (ffi.c); then the runtime's records
  * that may point into the stack; then every stack object those reached,
- * and what they reach in turn. */
-void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg) {
+ * and what they reach in turn.  Returns the bytes of the stack in use
+ * (for gctrace). */
+uint64_t gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg) {
 	stackScanState st;
 	st.gp = gp;
 	st.precise = precise;
@@ -152,9 +153,14 @@ void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservativ
 	st.nwork = 0;
 	findobjects(&st);
 	scanframes(&st);
-	uintptr_t lo, hi;
-	if (gcinnerframes(gp, &lo, &hi))
+	uintptr_t lo, hi, low = gp->stack.hi; /* the lowest address in use */
+	if (gcinnerframes(gp, &lo, &hi)) {
 		scanwords(&st, lo, hi, conservative);
+		low = lo;
+	}
+	if (gp->topframe != NULL && (uintptr_t)gp->topframe < low)
+		low = (uintptr_t)gp->topframe;
+
 	if (gp->cgoscanhi != 0)
 		scanwords(&st, gp->stack.hi - gp->cgoscanlo, gp->stack.hi - gp->cgoscanhi, conservative);
 	/* a channel operation's value, in the stack of the G parked on it */
@@ -166,4 +172,5 @@ void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservativ
 		stackObject *o = &st.objs[st.work[--st.nwork]];
 		scanmember(&st, (uintptr_t *)o->lo, o->typ);
 	}
+	return gp->stack.hi - low;
 }

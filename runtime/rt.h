@@ -642,6 +642,7 @@ void timescanroots(void (*f)(uintptr_t *slot, void *arg), void *arg); /* time.c 
 typedef struct gcstats_t {
 	/* the cycle in progress or the last one */
 	uint64_t markedObjects, markedBytes, scannedBytes, stacks, spans;
+	uint64_t stackBytes; /* the stacks' bytes in use, as each was scanned (gctrace's "MB stacks") */
 	int64_t assistNs, bgMarkNs, idleMarkNs; /* the concurrent mark's CPU: assists, the worker, the worker on idle Ps */
 	uint64_t freedObjects, freedBytes; /* by the sweep of the last cycle, so far */
 	/* all cycles */
@@ -684,7 +685,7 @@ void finishsweep_m(void);           /* sweep what is left, wait for the sweepers
 void bgsweepStart_m(void);          /* the world started again: wake bgsweep */
 bool isBgSweeper(const G *gp);
 /* mgcstack.c: a stopped goroutine's stack, with its stack objects */
-void gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
+uint64_t gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
 bool gcinnerframes(G *gp, uintptr_t *lo, uintptr_t *hi); /* preempt.c: the words no map describes */
 void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */
 /* mgcpacer.c: the goals and the CPU limiter */

@@ -23,12 +23,44 @@ fi
 cycles=$(echo "$res" | sed 's/.*cycles=\([0-9]*\).*/\1/')
 heap=$(echo "$res" | sed 's/.*heap_sys_mib=\([0-9]*\).*/\1/')
 # the CPU split: "P1+ASSIST/BG/IDLE+P2 ms cpu"; any cycle with assist work
-assisted=$(grep '^gc ' "$tmp/out" | sed 's/.* ms clock, [0-9.]*+\([0-9.]*\)\/.*/\1/' | grep -cv '^0\.000$')
+assisted=$(grep '^gc ' "$tmp/out" | sed 's/.* ms clock, [0-9.]*+\([0-9.]*\)\/.*/\1/' | grep -cv '^0$')
 if [ "$heap" -ge 200 ] || [ "$cycles" -lt 4 ] || [ "$assisted" -eq 0 ]; then
 	fail "GLMAXPROCS=1: HeapSys $heap MiB (want < 200), $cycles cycles (want >= 4), $assisted cycles with assists (want > 0)"
 	echo "    $res"
 	grep '^gc ' "$tmp/out" | tail -3 | sed 's/^/    /'
 else
 	echo "ok   GLMAXPROCS=1: HeapSys $heap MiB, $cycles cycles, $assisted with assists ($res)"
+fi
+
+# gctrace's line in Go 1.19's format, field by field (runtime/mgc.c,
+# gctrace): times as Go's fmtNSAsMS writes them (whole ms from 10 ms,
+# else two significant digits), then stacks and globals.  The pattern is
+# checked against Go's own lines first, so it cannot drift from Go's.
+T='(0|0\.0[0-9][0-9]|0\.[1-9][0-9]|[1-9]\.[0-9]|[1-9][0-9]+)'
+LINE="^gc [0-9]+ @[0-9]+\.[0-9]{3}s [0-9]+%: $T\+$T\+$T ms clock, $T\+$T/$T/$T\+$T ms cpu, [0-9]+->[0-9]+->[0-9]+ MB, [0-9]+ MB goal, [0-9]+ MB stacks, [0-9]+ MB globals, [0-9]+ P( \(forced\))?\$"
+GO=${GO:-/usr/lib/go-1.19/bin/go}
+if [ -x "$GO" ] || command -v "$GO" >/dev/null 2>&1; then
+	cp "$top_srcdir/bench/gc/pause.go" "$tmp/pause.go"
+	if (cd "$tmp" && GO111MODULE=off timeout 120 "$GO" build -o pause-go pause.go) >"$tmp/gobuild" 2>&1; then
+		GODEBUG=gctrace=1 GOMAXPROCS=2 timeout 60 "$tmp/pause-go" -secs=1 >"$tmp/goout" 2>&1
+		golines=$(grep -c '^gc ' "$tmp/goout")
+		gobad=$(grep '^gc ' "$tmp/goout" | grep -cEv "$LINE")
+		if [ "$golines" -eq 0 ] || [ "$gobad" -ne 0 ]; then
+			fail "the gctrace pattern does not match Go's own lines ($gobad of $golines)"
+			grep '^gc ' "$tmp/goout" | grep -Ev "$LINE" | head -3 | sed 's/^/    /'
+		fi
+	else
+		fail "go build of bench/gc/pause.go"
+	fi
+else
+	echo "skip Go's side of the gctrace check: no go at $GO"
+fi
+lines=$(grep -c '^gc ' "$tmp/out")
+bad=$(grep '^gc ' "$tmp/out" | grep -cEv "$LINE")
+if [ "$lines" -eq 0 ] || [ "$bad" -ne 0 ]; then
+	fail "gctrace lines in Go 1.19's format: $bad of $lines differ"
+	grep '^gc ' "$tmp/out" | grep -Ev "$LINE" | head -3 | sed 's/^/    /'
+else
+	echo "ok   gctrace: $lines lines in Go 1.19's format"
 fi
 exit $status
