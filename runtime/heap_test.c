@@ -297,6 +297,60 @@ static void test_threads(void) {
 	free(out);
 }
 
+/* ---- a fragmented page heap (mheap.c: the free list and its bitmap) ---- */
+
+/* mheap_.free in strictly increasing address order, no two runs adjacent
+ * (coalesced), and heapArena.freeStart's bits exactly the runs' starts. */
+static bool freelistconsistent(void) {
+	bool ok = true;
+	uint64_t runs = 0, bits = 0;
+	lock(&mheap_.lock);
+	uintptr_t prevend = 0;
+	for (mspan *f = mheap_.free.first; f != NULL; f = f->next, runs++) {
+		ok &= f->startAddr > prevend; /* after the last, with a gap */
+		prevend = f->startAddr + f->npages * pageSize;
+		uintptr_t i = pageIndex(f->startAddr);
+		ok &= (arenaOf(f->startAddr)->freeStart[i / 64] >> (i % 64) & 1) != 0;
+	}
+	for (uint32_t a = 0; a < mheap_.nallArenas; a++) {
+		heapArena *ha = arenaOf(mheap_.allArenas[a]);
+		uint64_t n = 0;
+		for (int w = 0; w < pagesPerArena / 64; w++)
+			n += (uint64_t)__builtin_popcountll(ha->freeStart[w]);
+		ok &= n == ha->nfreeStart;
+		bits += n;
+	}
+	unlock(&mheap_.lock);
+	return ok && bits == runs;
+}
+
+/* 4,000 one-page spans freed in a shuffled order, every other one first:
+ * each free finds its place among thousands of runs through the bitmap;
+ * then the rest, which merge everything back. */
+static void test_fragmented(void) {
+	enum { N = 4000 };
+	mspan **sp = malloc(N * sizeof *sp);
+	int *order = malloc(N / 2 * sizeof *order);
+	for (int i = 0; i < N; i++)
+		sp[i] = mheap_alloc(1, makeSpanClass(0, true));
+	for (int i = 0; i < N / 2; i++)
+		order[i] = 2 * i;
+	uint32_t x = 12345;
+	for (int i = N / 2 - 1; i > 0; i--) { /* Fisher-Yates */
+		x = x * 1103515245 + 12345;
+		int j = (int)((x >> 8) % (uint32_t)(i + 1)), t = order[i];
+		order[i] = order[j], order[j] = t;
+	}
+	for (int i = 0; i < N / 2; i++)
+		mheap_freeSpan(sp[order[i]]);
+	CHECK(freelistconsistent(), "every other page freed, shuffled: the free list in address order, its bitmap exact");
+	for (int i = N / 2 - 1; i >= 0; i--)
+		mheap_freeSpan(sp[order[i] + 1]);
+	CHECK(freelistconsistent(), "the rest freed: coalesced, in order, its bitmap exact");
+	free(order);
+	free(sp);
+}
+
 /* ---- the scavenger's accounting (mheap.c, mgcscavenge.c) ---- */
 
 /* Every free run's scavenged count is its pageScav bits; their sum is
@@ -509,6 +563,7 @@ static void tests(void *arg) {
 	test_large();
 	test_scan();
 	test_many();
+	test_fragmented();
 	test_threads();
 	test_scavenge();
 	test_sweep();

@@ -232,6 +232,12 @@ typedef struct heapArena {
 	uint8_t pageInUse[pagesPerArena / 8];
 	uint8_t pageSpecials[pagesPerArena / 8];
 	uint64_t pageScav[pagesPerArena / 64];
+	/* a bit per page: the first page of a run on mheap_.free (set and
+	 * cleared with the list), and how many such bits are set: how
+	 * freeSpanLocked finds where a run goes in the list without walking
+	 * it (mheap.c, freeRunBefore) */
+	uint64_t freeStart[pagesPerArena / 64];
+	uint32_t nfreeStart;
 	uintptr_t *shadow; /* GLDEBUG=wbshadow: the arena's shadow, word for word (mwbshadow.c) */
 } heapArena;
 
