@@ -10,6 +10,10 @@
 #   oom_stack     a goroutine's stack cannot double under the same limit;
 #   oom_mapcount  the program used up vm.max_map_count itself: no new
 #                 mapping at all, for the heap or for the report.
+# And the other side: gc_bounded allocates 50 GB with 100 MB live under
+# the same 1 GiB limit, and must finish with its peak RSS under 512 MB
+# (Go 1.19 peaks near 300 MB on it, and cannot run under the limit: it
+# reserves more address space).
 # Every program runs under timeout: a hang is a failure, never a wait.
 . "$(dirname "$0")/testlib.sh"
 
@@ -48,4 +52,22 @@ if [ "$max" -gt 0 ] && [ "$max" -le 1100000 ]; then
 else
 	echo "skip oom_mapcount: vm.max_map_count is $max"
 fi
+
+build gc_bounded "$top_srcdir/testdata/runtime/gc_bounded.gl" && {
+	t0=$(date +%s)
+	(
+		ulimit -v 1048576
+		exec timeout 180 "$tmp/gc_bounded" 50 >"$tmp/bounded.out" 2>&1
+	)
+	rc=$? t=$(($(date +%s) - t0))
+	peak=$(sed -n 's/^peak RSS MB: //p' "$tmp/bounded.out")
+	if [ $rc -ne 0 ] || ! grep -q '^allocated GB: 50 live entries: true' "$tmp/bounded.out" || [ -z "$peak" ]; then
+		fail "gc_bounded: exit $rc after $t s under ulimit -v 1 GiB"
+		head -5 "$tmp/bounded.out" | sed 's/^/    /'
+	elif [ "$peak" -ge 512 ]; then
+		fail "gc_bounded: peak RSS $peak MB, want under 512"
+	else
+		echo "ok   gc_bounded: 50 GB allocated, 100 MB live, peak RSS $peak MB, $t s"
+	fi
+}
 exit $status
