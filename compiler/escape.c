@@ -47,13 +47,19 @@ static bool changed;
  * can stay in the data frame like a local if its address does not escape.
  * Inside a loop a site gives a fresh object each iteration; the frame has
  * one slot for it, so the site must escape if its address can reach a
- * variable that outlives the iteration (declared in an outer loop). */
+ * variable that outlives the iteration (declared in an outer loop).  One
+ * over 64 KiB goes to the heap whatever its address does (Go's
+ * MaxImplicitStackVarSize): a frame that big would make every stack that
+ * holds it grow, and copy, megabytes. */
+enum { maxImplicitStackVarSize = 64 << 10 };
+
 static Obj *allocsite(Esc *e, Node *n, Type *t) {
 	if (!n->obj) {
 		Obj *o = newobj(O_VAR, intern("(alloc)"), n->pos);
 		o->type = t;
 		o->isalloc = true;
 		o->addrtaken = true;
+		o->escapes = tsize(t) > maxImplicitStackVarSize;
 		n->obj = o;
 	}
 	n->obj->loopdepth = e->loopdepth;
