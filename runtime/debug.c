@@ -162,8 +162,11 @@ void runtime_debug_setTraceback(G *g, GlString level) {
 void parsedebugvars(void) {
 	/* gl's defaults where they are not 0 (the collector's mark is
 	 * concurrent, as Go's: gcstoptheworld=0): the thief's pause before it
-	 * takes a running P's runnext, Go's 3 µs (proc.c, runqgrab) */
+	 * takes a running P's runnext, Go's 3 µs (proc.c, runqgrab); and
+	 * invalidptr=1, Go's default: the mark reports a heap pointer to no
+	 * span in use (mgcmark.c, badPointer) */
 	gl_debug.runnextsleep = 3;
+	gl_debug.invalidptr = 1;
 	const char *s = getenv("GLDEBUG");
 	while (s != NULL && *s != 0) {
 		const char *end = strchr(s, ',');

@@ -236,6 +236,10 @@ static void checkmarks(void) {
 					printuint(ps != NULL ? ps->elemsize : 0);
 					prints(" bytes)");
 					printnl();
+					gcDumpObject("object", x, w - x);
+					uintptr_t u = findObject(p, NULL, NULL);
+					gcDumpObject("unmarked", u, p - u);
+					getm()->traceback = 2;
 					gl_throw("gccheckmark: a reachable object was not marked");
 				}
 			}

@@ -122,18 +122,134 @@ static void flushWorkStats(gcWork *w) {
 	w->markedObjects = w->markedBytes = w->scannedBytes = 0;
 }
 
+static inline void greyfound(uintptr_t obj, mspan *s, uint32_t idx, gcWork *w) {
+	if (!setmarked(s, idx))
+		return;
+	w->markedObjects++;
+	w->markedBytes += s->elemsize;
+	if (!spanClass_noscan(s->spanclass))
+		workpush(w, obj);
+}
+
 static inline void greyobject(uintptr_t p, gcWork *w) {
 	mspan *s;
 	uint32_t idx;
 	if (p < 4096)
 		return;
 	uintptr_t obj = findObject(p, &s, &idx);
-	if (obj == 0 || !setmarked(s, idx))
+	if (obj != 0)
+		greyfound(obj, s, idx, w);
+}
+
+/* ---- bad pointers (Go's badPointer, GODEBUG=invalidptr) ----
+ *
+ * A pointer word of a heap object holds nil, an address outside the heap
+ * (a package variable, a stack, the runtime's records), or an address
+ * inside an allocated object: glc never makes any other (an empty slice
+ * keeps its base, never one past the end).  One that points into the
+ * heap's pages where no span in use has objects — a free page run, or a
+ * span's tail past its last object — was put there by a program that
+ * broke the rules through unsafe, or by a runtime bug; as Go does (with
+ * its default GODEBUG=invalidptr=1), the mark stops there and says which
+ * word of which object, before the sweeper or the allocator turns it into
+ * a crash somewhere else.  A pointer to a free slot of a span in use is
+ * not caught (Go's is not either): findObject ignores it, and
+ * GLDEBUG=clobberfree makes such a slot read 0xdb.  GLDEBUG=invalidptr=0
+ * turns the check off.  Words the collector reads conservatively (the
+ * innermost frames) are never checked: they hold anything. */
+
+/* Whether p, which no allocated object contains, lies in the heap's
+ * pages but in no span in use, or past the objects of the span in use
+ * that holds its page. */
+static bool badheappointer(uintptr_t p, mspan **sp) {
+	mspan *s = spanOf(p); /* NULL: not the heap's, or a page not yet mapped */
+	*sp = s;
+	if (s == NULL)
+		return false;
+	/* an entry inside a free run may be stale: a span that no longer
+	 * covers the page (mheap.c) */
+	bool covers = p >= s->startAddr && p - s->startAddr < s->npages * pageSize;
+	return !covers || s->state != mSpanInUse || p >= s->limit;
+}
+
+static void printword(const char *what, uintptr_t v) {
+	prints(what);
+	printhex(v);
+}
+
+/* "object=OBJ s.base()=... s.elemsize=N s.state=mSpanInUse", then the
+ * words of the object at obj around the one at off: the first 16 and four
+ * on either side of it (Go's gcDumpObject shows the beginning, which
+ * hints at the type, and the field).  For the checkers' reports. */
+void gcDumpObject(const char *label, uintptr_t obj, uintptr_t off) {
+	mspan *s = spanOfHeap(obj);
+	prints(label);
+	printword("=", obj);
+	if (s == NULL) {
+		prints(" not in the heap\n");
 		return;
-	w->markedObjects++;
-	w->markedBytes += s->elemsize;
-	if (!spanClass_noscan(s->spanclass))
-		workpush(w, obj);
+	}
+	printword(" s.base()=", s->startAddr);
+	printword(" s.limit=", s->limit);
+	prints(" s.spanclass=");
+	printuint(s->spanclass);
+	prints(" s.elemsize=");
+	printuint(s->elemsize);
+	prints(" s.state=mSpanInUse\n");
+	uintptr_t size = spanClass_sizeclass(s->spanclass) == 0 ? s->limit - s->startAddr : s->elemsize;
+	bool skipped = false;
+	for (uintptr_t i = 0; i < size; i += 8) {
+		if (!(i < 16 * 8 || (i + 4 * 8 > off && i < off + 5 * 8))) {
+			skipped = true;
+			continue;
+		}
+		if (skipped) {
+			prints(" ...\n");
+			skipped = false;
+		}
+		prints(" *(");
+		prints(label);
+		prints("+");
+		printuint(i);
+		printword(") = ", *(uintptr_t *)(obj + i));
+		prints(i == off ? " <==\n" : "\n");
+	}
+	if (skipped)
+		prints(" ...\n");
+}
+
+GL_NOINLINE static void badPointer(uintptr_t p, mspan *s, uintptr_t obj, uintptr_t slot) {
+	printword("runtime: pointer ", p);
+	bool covers = p >= s->startAddr && p - s->startAddr < s->npages * pageSize;
+	if (!covers)
+		prints(" to unallocated page");
+	else {
+		prints(s->state != mSpanInUse ? " to unallocated span" : " to unused region of span");
+		printword(" span.base()=", s->startAddr);
+		printword(" span.limit=", s->state == mSpanInUse ? s->limit : s->startAddr + s->npages * pageSize);
+		prints(" span.state=");
+		printuint(s->state);
+	}
+	printnl();
+	printword("runtime: found in object at *(", obj);
+	printword("+", slot - obj);
+	prints(")\n");
+	gcDumpObject("object", obj, slot - obj);
+	getm()->traceback = 2;
+	gl_throw("found bad pointer in gl heap (incorrect use of unsafe?)");
+}
+
+/* greyobject for the pointer word at slot of the heap object obj. */
+static inline void greyheapword(uintptr_t p, uintptr_t obj, uintptr_t slot) {
+	mspan *s;
+	uint32_t idx;
+	if (p < 4096)
+		return;
+	uintptr_t o = findObject(p, &s, &idx);
+	if (o != 0)
+		greyfound(o, s, idx, &work);
+	else if (GL_UNLIKELY(gl_debug.invalidptr) && badheappointer(p, &s))
+		badPointer(p, s, obj, slot);
 }
 
 /* Set while marking runs with the mutators: the write barrier shades,
@@ -343,7 +459,7 @@ static uintptr_t scanobject(uintptr_t b) {
 		 * already, except as a finalizer's root (markrootSpans), where
 		 * a pointer to itself must not keep it alive */
 		if ((ha->bitmap[w >> 3] >> (w & 7) & 1) && p - base >= limit - base)
-			greyobject(p, &work);
+			greyheapword(p, base, a);
 		if (((a + 8) & (heapArenaBytes - 1)) == 0)
 			ha = arenaOf(a + 8); /* a large object may cross into the next arena */
 	}

@@ -685,6 +685,7 @@ void finishsweep_m(void);           /* sweep what is left, wait for the sweepers
 void bgsweepStart_m(void);          /* the world started again: wake bgsweep */
 bool isBgSweeper(const G *gp);
 /* mgcstack.c: a stopped goroutine's stack, with its stack objects */
+void gcDumpObject(const char *label, uintptr_t obj, uintptr_t off); /* mgcmark.c: the checkers' reports */
 uint64_t gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
 bool gcinnerframes(G *gp, uintptr_t *lo, uintptr_t *hi); /* preempt.c: the words no map describes */
 void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */

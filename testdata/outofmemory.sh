@@ -10,6 +10,7 @@
 #   oom_stack     a goroutine's stack cannot double under the same limit;
 #   oom_mapcount  the program used up vm.max_map_count itself: no new
 #                 mapping at all, for the heap or for the report.
+# Then a heap corrupted through unsafe (gc_badptr: the mark's report).
 # And the other side: gc_bounded allocates 50 GB with 100 MB live under
 # the same 1 GiB limit, and must finish with its peak RSS under 512 MB
 # (Go 1.19 peaks near 300 MB on it, and cannot run under the limit: it
@@ -52,6 +53,30 @@ if [ "$max" -gt 0 ] && [ "$max" -le 1100000 ]; then
 else
 	echo "skip oom_mapcount: vm.max_map_count is $max"
 fi
+
+# A heap pointer made by unsafe into freed memory: the mark stops with
+# Go's bad-pointer report (runtime/mgcmark.c, badPointer) — the pointer,
+# where it was found, the object's words — exit 2; and with
+# GLDEBUG=invalidptr=0 the program runs on, as Go's GODEBUG does.
+build gc_badptr "$top_srcdir/testdata/runtime/gc_badptr.gl" && {
+	timeout 60 "$tmp/gc_badptr" >"$tmp/badptr.out" 2>&1
+	rc=$?
+	o="$tmp/badptr.out"
+	if [ $rc -ne 2 ]; then
+		fail "gc_badptr: exit $rc, want 2"
+		head -5 "$o" | sed 's/^/    /'
+	elif ! grep -q '^runtime: pointer 0x[0-9a-f]* to unallocated \(span\|page\)' "$o" ||
+		! grep -q '^runtime: found in object at \*(0x[0-9a-f]*+0x8)$' "$o" ||
+		! grep -q '^ \*(object+8) = 0x[0-9a-f]* <==$' "$o" ||
+		! grep -q '^fatal error: found bad pointer in gl heap (incorrect use of unsafe?)$' "$o"; then
+		fail "gc_badptr: not Go's bad-pointer report"
+		head -12 "$o" | sed 's/^/    /'
+	elif ! GLDEBUG=invalidptr=0 timeout 60 "$tmp/gc_badptr" 2>&1 | grep -q '^survived 42$'; then
+		fail "gc_badptr: GLDEBUG=invalidptr=0 did not let it run on"
+	else
+		echo "ok   gc_badptr: $(grep '^runtime: pointer' "$o" | cut -c1-90)"
+	fi
+}
 
 build gc_bounded "$top_srcdir/testdata/runtime/gc_bounded.gl" && {
 	t0=$(date +%s)
