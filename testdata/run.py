@@ -23,6 +23,9 @@ the other suites ask it for their programs.
                                 that build and run programs themselves
                                 (testdata/boehm.sh, testdata/gcloop.sh: gcloop;
                                 testdata/mkgolden.sh: skip-go)
+  run.py --skip FILE [NAME...]  all but the programs FILE lists, each with
+                                why (testdata/gcstress-skip, for
+                                testdata/gcstress.sh's whole-suite leg)
 
   GLDEBUG=... is passed through (CI also runs everything with stackforcemove=1;
   a program whose header says `// stackforcemove=N: why` then moves its
@@ -278,8 +281,28 @@ def args():
     ap.add_argument("--kind", choices=sorted(KINDS), help="only the programs whose `// run` line names KIND")
     ap.add_argument("--list", metavar="KEY", choices=sorted(KINDS) + sorted(ATTRS),
                     help="print the programs whose header has KEY, run nothing")
+    ap.add_argument("--skip", metavar="FILE",
+                    help="leave out the programs FILE lists (a name and why on each line; # comments)")
     ap.add_argument("names", nargs="*", help="only the programs whose name contains one of these")
     return ap.parse_args()
+
+def skiplist(path, names):
+    """The programs a --skip file lists: `NAME  why` per line.  A line
+    without a reason, or naming no program, stops the run: the list must
+    say why, and must not outlive what it lists."""
+    skip = {}
+    with open(path) as f:
+        for n, l in enumerate(f, 1):
+            l = l.strip()
+            if not l or l.startswith("#"):
+                continue
+            name, _, why = l.partition(" ")
+            if not why.strip():
+                sys.exit("run.py: %s:%d: %s has no reason" % (path, n, name))
+            if name not in names:
+                sys.exit("run.py: %s:%d: no program %s in testdata/run" % (path, n, name))
+            skip[name] = why.strip()
+    return skip
 
 def select(names, hdrs, key, subs):
     """The programs whose name contains one of subs (all without any) and,
@@ -307,6 +330,8 @@ def main():
     names = select(names, hdrs, a.kind, a.names)
     if "-gc=boehm" in glflags():
         names = [n for n in names if "skip-boehm" not in hdrs[n]]
+    skipped = skiplist(a.skip, programs(d)) if a.skip else {}
+    names = [n for n in names if n not in skipped]
     rates = {n: h["stackforcemove"][0] for n, h in hdrs.items() if "stackforcemove" in h}
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -320,6 +345,8 @@ def main():
                     print("FAIL %s" % name)
                     for pr in probs:
                         print("    " + pr.replace("\n", "\n    "))
+    if skipped:
+        print("skipped, as %s says: %s" % (os.path.basename(a.skip), ", ".join(sorted(skipped))))
     print("run: %d programs%s, %d failed%s%s" % (len(names), " (%s)" % a.kind if a.kind else "", failed,
           " (GLDEBUG=%s)" % os.environ["GLDEBUG"] if os.environ.get("GLDEBUG") else "",
           " (GLFLAGS=%s)" % " ".join(glflags()) if glflags() else ""))
