@@ -2059,13 +2059,14 @@ static const char *runtimename(Type *t) {
 
 /* Put into the contract the structs a value of type t leads the runtime
  * to: ctype declares those it names; a slice's or a map's elements, which
- * C sees as GlSlice or GlMap only, are named here. */
+ * C sees as GlSlice or GlMap only, are named here, also behind a pointer
+ * (sync's *[]*Pool: the runtime clears the pools). */
 static void contracttype(Type *t, int depth) {
 	ctype(t);
 	Type *u = under(t);
 	if (depth > 8) /* type S []S */
 		return;
-	if (u->kind == T_SLICE || u->kind == T_CHAN)
+	if (u->kind == T_SLICE || u->kind == T_CHAN || u->kind == T_POINTER)
 		contracttype(u->elem, depth + 1);
 	else if (u->kind == T_MAP) {
 		contracttype(u->key, depth + 1);

@@ -286,6 +286,7 @@ static void tracecycle(uint32_t n, int64_t end, int64_t pause) {
 static void collectionevent(GC_EventType e) {
 	switch (e) {
 	case GC_EVENT_START:
+		boehmPoolsDue();
 		gcstart = nanotime();
 		heapbefore = GC_get_heap_size() - GC_get_free_bytes();
 		break;

@@ -388,7 +388,12 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 	if (GL_UNLIKELY(size == 0))
 		return &zerobase;
 #ifdef GL_GC_BOEHM
-	return boehmmallocgc(size, typ, needzero); /* the comparison runtime's heap */
+	{
+		void *p = boehmmallocgc(size, typ, needzero); /* the comparison runtime's heap */
+		if (GL_UNLIKELY(boehmPoolsWanted()))
+			gcTrigger(); /* sync's pools, after a collection of Boehm's (mgc.c) */
+		return p;
+	}
 #endif
 	bool noscan = typ == NULL || typ->ptrdata == 0;
 	if (GL_UNLIKELY(size > maxSmallSize))

@@ -8,7 +8,8 @@
  *
  *   1. stop the world (every P parked at a safe point, proc.c);
  *   2. finish the last cycle's sweep (mgcsweep.c, finishsweep_m):
- *      marking needs every mark bitmap clear;
+ *      marking needs every mark bitmap clear; age sync's pools
+ *      (clearpools, below);
  *   3. every mcache gives its spans back to the mcentrals, so that no P
  *      allocates from a span the sweep will claim;
  *   4. mark (mgcmark.c): grey the objects the roots point to, then scan
@@ -424,6 +425,92 @@ static void gcResetStats(void) {
 	gcstats.stackBytes = 0;
 }
 
+/* ---- sync.Pool: emptied at the start of every cycle ----
+ *
+ * Go's clearpools calls sync's poolCleanup, which sync registered with
+ * the runtime.  gl's sync (stdlib/sync/pool.gl) registers the two lists
+ * instead: allPools (the pools that have shards for the cycle under
+ * way) and oldPools (those that may have a victim set), two package
+ * variables, and the runtime ages the pools itself, in C.  Calling a gl
+ * function here is what it avoids: the first pause runs on g0, often
+ * inside an allocation whose runtime C callers keep pointers into their
+ * frames (the rule above), where gl code, with its prologue checks,
+ * barriers and allocations, has no place.  The work is a few pointer
+ * stores per pool:
+ *
+ *	every pool of oldPools:  victim = nil       (dropped: two cycles old)
+ *	every pool of allPools:  victim = local; local = nil
+ *	oldPools = allPools; allPools = nil
+ *
+ * The world is stopped, and sync touches a pool's shards only pinned
+ * (sync_runtime_procPin: no preemption, so never across a pause), so
+ * nothing of sync's is half done.  No mark is under way (the cycle's
+ * mark starts after this), so nothing needs shading; the stores still go
+ * through writebarrierptr, so that under GLDEBUG=wbforce/wbshadow the
+ * heap's shadow stays equal to the heap.  What the dropped shards held is
+ * garbage to the mark that follows, unless something else refers to it. */
+static GlSlice *poolsAll, *poolsOld; /* sync.allPools, sync.oldPools */
+
+void sync_runtime_registerPools(G *g, GlSlice *all, GlSlice *old) {
+	(void)g;
+	__atomic_store_n(&poolsOld, old, __ATOMIC_RELAXED);
+	__atomic_store_n(&poolsAll, all, __ATOMIC_RELEASE);
+}
+
+/* With the world stopped. */
+static void clearpools(void) {
+	GlSlice *all = __atomic_load_n(&poolsAll, __ATOMIC_ACQUIRE), *old = poolsOld;
+	if (all == NULL) /* the program does not use package sync */
+		return;
+	struct sync_Pool **v = (struct sync_Pool **)old->ptr;
+	for (int64_t i = 0; i < old->len; i++)
+		writebarrierptr(&v[i]->victim, NULL);
+	v = (struct sync_Pool **)all->ptr;
+	for (int64_t i = 0; i < all->len; i++) {
+		writebarrierptr(&v[i]->victim, v[i]->local);
+		writebarrierptr(&v[i]->local, NULL);
+	}
+	writebarrierptr((void **)&old->ptr, all->ptr);
+	old->len = all->len;
+	old->cap = all->cap;
+	writebarrierptr((void **)&all->ptr, NULL);
+	all->len = all->cap = 0;
+}
+
+#ifdef GL_GC_BOEHM
+/* On Boehm, which stops the world at any instruction (a pinned
+ * goroutine's too), the pools are aged with gl's own stop-the-world:
+ * runtime.GC does it before it collects, as gl's cycle does, and after
+ * one of Boehm's own collections (collectionevent, boehm.c, sets
+ * poolsdue) the next allocation at a safe point does (mallocgc,
+ * gcStartTry_m).  So Boehm's own collections age the pools one step late:
+ * an item Put lives through two of them and is freed by the third. */
+static bool poolsdue;
+
+void boehmPoolsDue(void) {
+	if (__atomic_load_n(&poolsAll, __ATOMIC_RELAXED) != NULL)
+		__atomic_store_n(&poolsdue, true, __ATOMIC_RELEASE);
+}
+
+bool boehmPoolsWanted(void) {
+	return __atomic_load_n(&poolsdue, __ATOMIC_RELAXED);
+}
+
+static void boehmPoolsTry(void) {
+	if (!__atomic_load_n(&poolsdue, __ATOMIC_ACQUIRE) || gl_printlocked() ||
+	    !trystopTheWorld_m("GC pools"))
+		return;
+	__atomic_store_n(&poolsdue, false, __ATOMIC_RELAXED);
+	clearpools();
+	startTheWorld_m();
+}
+
+static void clearpools_m(void *arg) {
+	(void)arg;
+	clearpools();
+}
+#endif
+
 /* The clock of the cycle under way, for the statistics at its end. */
 static struct {
 	int64_t t0;       /* the cycle began (the first pause) */
@@ -488,6 +575,7 @@ static void gc_m(void *arg) {
 	if (GL_UNLIKELY(trace_on))
 		traceGCMarkStart(true);
 	finishsweep_m();
+	clearpools();
 	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	mcache_flushAll();
 	mcache_unlockNop();
@@ -504,7 +592,8 @@ static void gc_m(void *arg) {
 
 /* ---- the concurrent cycle (Go's gcStart, gcBgMarkWorker, gcMarkDone) ----
  *
- *   gcStart, the world stopped: every mcache gives its spans and its tiny
+ *   gcStart, the world stopped: the last sweep finished and the pools
+ *     aged (clearpools), every mcache gives its spans and its tiny
  *     block back (so that every object allocated from here on is new,
  *     and black), the roots are greyed — package variables, the
  *     runtime's records, finalizers, and the stack of the goroutine whose
@@ -559,6 +648,7 @@ static void gcStartMark_m(void) {
 	cycle.concurrent = true;
 	cycle.t0 = nanotime();
 	finishsweep_m();
+	clearpools();
 	cycle.before = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	mcache_flushAll();
 	mcache_unlockNop();
@@ -905,7 +995,8 @@ static void startBusy(void) {
 static void gcStartTry_m(void *arg) {
 	(void)arg;
 #ifdef GL_GC_BOEHM
-	return; /* Boehm's heap collects itself */
+	boehmPoolsTry(); /* Boehm's heap collects itself; the pools are gl's */
+	return;
 #endif
 	bool marking = gcMarking();
 	/* a cycle is marking: finish it here only if the pacer says the
@@ -964,7 +1055,13 @@ static void finishsweep_sys(void *arg) {
 void runtime_GC(G *g) {
 	(void)g;
 #ifdef GL_GC_BOEHM
+	/* the pools first, as in gl's own cycle (clearpools) */
+	stopTheWorld("GC (forced)");
+	systemstack(clearpools_m, NULL);
+	startTheWorld();
 	boehmGC();
+	/* its collection was that of the pools cleared above */
+	__atomic_store_n(&poolsdue, false, __ATOMIC_RELAXED);
 	return;
 #endif
 	stopTheWorld("GC (forced)");

@@ -2960,3 +2960,38 @@ uint32_t sync_runtime_fastrand(G *g) {
 	(void)g;
 	return fastrand();
 }
+
+/* sync.Pool's pin (Go's procPin): with the M's lock count raised, the
+ * goroutine is neither preempted (canpreemptm: a stop-the-world's
+ * request is dropped, and repeated) nor allowed to park, so it stays on
+ * its P, and no stop-the-world — no collection, whose first pause
+ * empties the pools (mgc.c, clearpools) — completes until it unpins.
+ * It must not block meanwhile.  The P's id picks the pool's shard
+ * (stdlib/sync/pool.gl). */
+int64_t sync_runtime_procPin(G *g) {
+	M *mp = g->m;
+	mp->locks++;
+	return mp->p->id;
+}
+
+void sync_runtime_procUnpin(G *g) {
+	g->m->locks--;
+}
+
+/* How many shards a pool needs: one per P. */
+int64_t sync_runtime_procCount(G *g) {
+	(void)g;
+	return __atomic_load_n(&gomaxprocs, __ATOMIC_RELAXED);
+}
+
+/* The wait of a pool shard's spin lock, whose holder is pinned on
+ * another P (so it runs, and lets go within a few instructions): pause a
+ * little, and after many tries give the CPU away, in case the holder's
+ * thread is waiting for it (more Ps than CPUs). */
+void sync_runtime_poolSpin(G *g, int64_t tries) {
+	(void)g;
+	if (tries < 64)
+		procyield(16);
+	else
+		osyield();
+}

@@ -1044,6 +1044,8 @@ void boehmstackbegin(void);     /* copystack: no collection until boehmstackend 
 void boehmstackend(void);
 void *boehmmallocgc(uint64_t size, const GlType *typ, bool needzero);
 void boehmGC(void);             /* runtime.GC */
+void boehmPoolsDue(void);       /* mgc.c: Boehm began a collection; sync's pools to be aged */
+bool boehmPoolsWanted(void);    /* mgc.c: they are (mallocgc then calls gcTrigger) */
 void boehmFreeOSMemory(void);   /* debug.FreeOSMemory */
 void boehmsetgcpercent(int32_t percent);
 G *boehmsysmon(void);           /* finalizers Boehm found, to finq: fing to inject, or NULL */

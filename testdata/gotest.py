@@ -33,7 +33,7 @@ from run import cut, warmcache  # the same truncation of panic tracebacks as the
 
 DIRS = ["ken", "chan", "interface", "."]
 LISTFILE = os.path.join("testdata", "gotest-expected-failures")
-MEMLIMIT = 4 << 30  # address space of a test program: gl has no collector yet
+MEMLIMIT = 4 << 30  # address space of a test program: a runaway allocation fails instead of filling the machine
 
 def skip77(why):
     print("gotest: SKIPPED: " + why)
