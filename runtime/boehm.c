@@ -300,6 +300,7 @@ static void collectionevent(GC_EventType e) {
 		gcstats.pauseNs[(n + 255) % 256] = (uint64_t)pause;
 		gcstats.pauseEnd[(n + 255) % 256] = (uint64_t)walltime(); /* also LastGC, as Go's */
 		gcstats.pauseTotalNs += (uint64_t)pause;
+		gcRecordPause(pause); /* runtime/metrics' /gc/pauses:seconds */
 		break;
 	}
 	case GC_EVENT_END: {

@@ -501,6 +501,40 @@ void readheapstats(uint64_t *totalalloc, uint64_t *nmalloc, uint64_t *inuse) {
 		*inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 }
 
+/* runtime/metrics' allocs-by-size and frees-by-size
+ * (stdlib/runtime/metrics/sample.gl): for each size class, its size and
+ * the objects allocated and freed ever; class 0 is the large objects
+ * (size 0).  The tiny allocator's pieces are not among them (its blocks
+ * are, in their class), as in Go.  Fills what fits in the slices and
+ * returns the number of classes.  On g0: the class array is too big for
+ * a goroutine stack's band (S7). */
+typedef struct classStatsArgs {
+	const GlSlice *sizes, *mallocs, *frees;
+} classStatsArgs;
+
+static void classStats_m(void *arg) {
+	classStatsArgs *a = arg;
+	uint64_t n[numSizeClasses];
+	readclassallocs(n);
+	n[0] = __atomic_load_n(&memstats.nlargealloc, __ATOMIC_RELAXED);
+	for (int64_t i = 0; i < numSizeClasses; i++) {
+		if (i < a->sizes->len)
+			((uint64_t *)a->sizes->ptr)[i] = i == 0 ? 0 : class_to_size[i];
+		if (i < a->mallocs->len)
+			((uint64_t *)a->mallocs->ptr)[i] = n[i];
+		if (i < a->frees->len)
+			((uint64_t *)a->frees->ptr)[i] = i == 0 ? __atomic_load_n(&memstats.nlargefree, __ATOMIC_RELAXED)
+								: __atomic_load_n(&memstats.nfree[i], __ATOMIC_RELAXED);
+	}
+}
+
+int64_t runtime_metrics_runtime_sizeClassStats(G *g, const GlSlice *sizes, const GlSlice *mallocs, const GlSlice *frees) {
+	(void)g;
+	classStatsArgs a = {sizes, mallocs, frees};
+	systemstack(classStats_m, &a);
+	return numSizeClasses;
+}
+
 /* The pieces the tiny allocator placed in existing blocks, ever: Go's
  * MemStats counts them in Mallocs (and, so that HeapObjects counts
  * blocks, in Frees).  Other Ps' counts may be a moment old. */

@@ -374,6 +374,35 @@ static void gctrace(int64_t t0, int64_t t1, int64_t t2, int64_t tend, uint64_t b
 	printnl();
 }
 
+/* A pause of the collector, into runtime/metrics' histogram: bucket k
+ * holds the pauses of [2^(k-1), 2^k) ns, bucket 0 those under 1 ns, the
+ * last everything from 2^62 ns.  With the world stopped. */
+void gcRecordPause(int64_t ns) {
+	int k = ns <= 0 ? 0 : 64 - __builtin_clzll((uint64_t)ns);
+	gcstats.pauseHist[k > 63 ? 63 : k]++;
+}
+
+/* runtime/metrics' reads (stdlib/runtime/metrics/sample.gl): the pause
+ * histogram, the tiny allocator's pieces, the limiter's last cycle.
+ * Plain loads of counters the pauses write: a read between two of them
+ * may see one pause counted and the next not yet, as Go's may. */
+void runtime_metrics_runtime_gcPauses(G *g, const GlSlice *counts) {
+	(void)g;
+	uint64_t *c = counts->ptr;
+	for (int64_t k = 0; k < 64 && k < counts->len; k++)
+		c[k] = __atomic_load_n(&gcstats.pauseHist[k], __ATOMIC_RELAXED);
+}
+
+uint64_t runtime_metrics_runtime_tinyAllocs(G *g) {
+	(void)g;
+	return tinyAllocCount();
+}
+
+uint64_t runtime_metrics_runtime_limiterLastEnabled(G *g) {
+	(void)g;
+	return __atomic_load_n(&gcstats.limiterLastEnabled, __ATOMIC_RELAXED);
+}
+
 /* The stacks: a concurrent cycle shrank each as it scanned it
  * (gcScanStack, Go's scanstack); a stop-the-world one shrinks them all
  * here, with the world stopped. */
@@ -545,6 +574,9 @@ static void gcMarkTermination(void) {
 	gcshrink(!cycle.concurrent); /* stack.c heeds gcshrinkstackoff */
 	int64_t tend = nanotime();
 	int64_t pause = cycle.pausens + (tend - cycle.t2);
+	if (cycle.concurrent) /* sweep termination, then mark termination */
+		gcRecordPause(cycle.pausens);
+	gcRecordPause(cycle.concurrent ? tend - cycle.t2 : pause);
 	gcLimiterUpdate(tend - pause, tend);
 	/* Go's ring: the most recent pause is at PauseNs[(NumGC+255)%256] */
 	gcstats.pauseNs[gcstats.numgc % 256] = (uint64_t)pause;

@@ -108,7 +108,13 @@ static bool limitReached(uint64_t live) {
 	uint64_t headroom = (uint64_t)limit / 100 * limitHeadroomPercent;
 	if (memoryInUse(live) + headroom < (uint64_t)limit)
 		return false;
-	return !gcLimiterFull();
+	if (!gcLimiterFull())
+		return true;
+	/* the limiter holds the cycle back: runtime/metrics'
+	 * /gc/limiter/last-enabled names the cycle it would have been */
+	__atomic_store_n(&gcstats.limiterLastEnabled, __atomic_load_n(&gcstats.numgc, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+	return false;
 }
 
 /* While a concurrent mark runs (mgc.c), whether the goroutine that

@@ -649,6 +649,11 @@ typedef struct gcstats_t {
 	uint32_t numgc, numforcedgc;
 	uint64_t pauseTotalNs, lastGC;
 	uint64_t pauseNs[256], pauseEnd[256]; /* rings, as MemStats': cycle n (from 1) at (n+255)%256 */
+	/* every stop-the-world pause of the collector (a concurrent cycle
+	 * makes two), by bits.Len64 of its nanoseconds: runtime/metrics'
+	 * /gc/pauses:seconds (gcRecordPause) */
+	uint64_t pauseHist[64];
+	uint32_t limiterLastEnabled; /* the cycle the CPU limiter last held one back (mgcpacer.c) */
 	uint64_t nextGC, trigger;
 	double cpuFraction; /* the collector's share of the CPU since start-up (GCCPUFraction) */
 } gcstats_t;
@@ -685,6 +690,7 @@ void finishsweep_m(void);           /* sweep what is left, wait for the sweepers
 void bgsweepStart_m(void);          /* the world started again: wake bgsweep */
 bool isBgSweeper(const G *gp);
 /* mgcstack.c: a stopped goroutine's stack, with its stack objects */
+void gcRecordPause(int64_t ns); /* mgc.c: one pause into gcstats.pauseHist */
 void gcDumpObject(const char *label, uintptr_t obj, uintptr_t off); /* mgcmark.c: the checkers' reports */
 uint64_t gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
 bool gcinnerframes(G *gp, uintptr_t *lo, uintptr_t *hi); /* preempt.c: the words no map describes */
