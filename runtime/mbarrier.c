@@ -2,11 +2,11 @@
  * mbarrier.c — typed memory: every copy or clear the runtime makes of a
  * value of a gl type that may hold pointers (Go's mbarrier.go).
  *
- * Why these exist.  The collector today stops the world, marks, and
- * sweeps: while it marks, no goroutine runs, so nothing can hide a pointer
- * from it, and a plain memmove of a struct full of pointers is as good as
- * any other copy.  Part 2 of the collector marks while goroutines run, with
- * Go's hybrid write barrier: before a pointer slot in the heap (or in a
+ * Why these exist.  A collector that stopped the world for its whole mark
+ * would need none of this: no goroutine would run while it marks, and a
+ * plain memmove of a struct full of pointers would be as good as any other
+ * copy.  gl's marks while goroutines run (the default; mgc.c), with Go's
+ * hybrid write barrier: before a pointer slot in the heap (or in a
  * package variable) is overwritten, both the pointer it held and the
  * pointer written into it are shaded (made grey, so the marker visits
  * them).  Shading the old value keeps alive everything that was reachable
@@ -28,9 +28,8 @@
  * callers did before; a type with pointers first calls bulkBarrierPreWrite
  * over the part of the destination that can hold them (the ptrdata
  * prefix), and then copies.  The barrier does its work only while
- * writeBarrier.enabled (below): today never, as the collector stops the
- * world to mark, but for GLDEBUG=wbforce=1; part 2 sets it for its mark
- * phase, and the runtime's typed copies need no other change.
+ * writeBarrier.enabled (below): while a concurrent mark runs, and the
+ * whole time under GLDEBUG=wbforce=1 or wbshadow=1.
  *
  * "Pre-write": the barrier runs before the copy, over the whole range at
  * once, while dst still holds the old pointers and src the new ones.  That
@@ -62,11 +61,11 @@ static inline void testhook(int kind, uintptr_t dst, uintptr_t src, uintptr_t si
 /* ---- the barrier that generated code calls ----
  *
  * Go's writeBarrier: enabled while the collector marks with the program
- * running (part 2's mark phase); glc's GL_STOREPTR and GL_STORE1..4
- * (gl.h) read it before every store of pointers into the heap or a
- * package variable.  Today the mark phase stops the world, so it is set
- * only by GLDEBUG=wbforce=1, which runs every barrier's slow path all the
- * time (a test of the barriers glc emits, and their cost). */
+ * running (mgc.c sets it in the first pause and clears it in the last);
+ * glc's GL_STOREPTR and GL_STORE1..4 (gl.h) read it before every store
+ * of pointers into the heap or a package variable.  GLDEBUG=wbforce=1
+ * keeps it on for the whole run, so every barrier's slow path runs all
+ * the time (a test of the barriers glc emits, and their cost). */
 GlWriteBarrier writeBarrier;
 
 /* Shade what pp's buffer holds and empty it.  On the system stack:

@@ -1,5 +1,6 @@
 /*
- * mgcmark.c — marking (Go's mgcmark.go, with the world stopped).
+ * mgcmark.c — marking (Go's mgcmark.go), with the world stopped or
+ * beside the running program.
  *
  * Tri-color marking, as Go's collector: an object is white while its mark
  * bit is clear, grey once its bit is set and it waits on the work list,

@@ -41,9 +41,11 @@
  * asked for by the memory limit alone is refused while the debt exceeds
  * an allowance of 100 ms of CPU per P: so the collector may take all the
  * CPU for a burst of about a tenth of a second, and then must wait after
- * each pause for as long a run.  (Go's allowance is a second per P, but
- * Go's marking runs beside the program; gl's stops it, and a second of
- * stopped program is too long a burst.)  The heap then grows past the
+ * each pause for as long a run.  (Go's allowance is a second per P, and
+ * it counts its assists' and workers' time too; gl's debt counts the
+ * pauses only — with the concurrent mark (the default) they are short,
+ * but a stop-the-world mark (GLDEBUG=gcstoptheworld=1) stops the whole
+ * program, and a second of that is too long a burst.)  The heap then grows past the
  * limit, as Go's does: the limit is soft.  The GLGC goal is never refused
  * (the heap's growth between its cycles bounds the collector's share
  * already).
@@ -119,9 +121,10 @@ static bool limitReached(uint64_t live) {
 
 /* While a concurrent mark runs (mgc.c), whether the goroutine that
  * allocates should finish it now, with the world stopped: the heap has
- * grown half again past its goal, or the memory limit is near.  gl's
- * crude stand-in for Go's mark assists, which make an allocating
- * goroutine scan in proportion to what it allocates. */
+ * grown half again past its goal, or the memory limit is near.  A
+ * backstop behind the mark assists (mgcmark.c, gcAssistAlloc), which
+ * make an allocating goroutine scan in proportion to what it allocates
+ * and keep the heap near its goal without it. */
 bool gcMarkAssistDue(void) {
 	uint64_t live = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	uint64_t goal = __atomic_load_n(&gcstats.nextGC, __ATOMIC_RELAXED);
