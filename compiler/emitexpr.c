@@ -1950,9 +1950,10 @@ static const char *builtin(Node *n) {
 			line("mapclear(g, %s, %s);", typedesc(x->type), v);
 			afterCall(true);
 		} else if (haspointers(u->elem)) /* a typed clear (runtime/mbarrier.c) */
-			line("memclrHasPointers(%s.ptr, (uintptr_t)%s.len * %lld);", v, v, (long long)tsize(u->elem));
+			line("typedsliceclear(%s, %s, (uintptr_t)%s.len * %lld);", typedesc(u->elem), mutptr(xprintf("%s.ptr", v)), v,
+			     (long long)tsize(u->elem));
 		else
-			line("memset(%s.ptr, 0, (size_t)%s.len * %lld);", v, v, (long long)tsize(u->elem));
+			line("memset(%s, 0, (size_t)%s.len * %lld);", mutptr(xprintf("%s.ptr", v)), v, (long long)tsize(u->elem));
 		return NULL;
 	}
 	case B_PANIC: {

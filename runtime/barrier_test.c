@@ -314,6 +314,12 @@ static void test_nonheap(void) {
 	memclrHasPointers(dst, 16);
 	bool untyped = shaded(from, d[0]) && shaded(from, d[1]);
 	b->next = from;
+	/* clear(s) of two elements, typed (glc's B_CLEAR) */
+	memcpy(dst, d, sizeof d);
+	typedsliceclear(&t_ip, dst, 32);
+	bool cleared = shaded(from, d[1]) && shaded(from, d[3]) && !shaded(from, d[0]) && !shaded(from, d[2]) &&
+		       dst[0] == 0 && dst[1] == 0 && dst[2] == 0 && dst[3] == 0;
+	b->next = from;
 	/* sort.Slice's swap of two elements of a static array */
 	memcpy(dst, d, sizeof d);
 	GlSlice sl = {dst, 2, 2};
@@ -325,6 +331,7 @@ static void test_nonheap(void) {
 	CHECK(ptrs2 && !scalars2, "typedslicecopy outside the heap: each element's pointer word, no scalar");
 	CHECK(clr, "typedmemclr outside the heap: the old pointer shaded, the scalar not");
 	CHECK(untyped, "memclrHasPointers (no type): every word shaded");
+	CHECK(cleared, "typedsliceclear outside the heap: each element's pointer word, no scalar, all zeroed");
 	CHECK(swapped, "sort's swap outside the heap: both pointer words, no scalar");
 }
 

@@ -741,6 +741,7 @@ void gcWriteBarrier4(const GlType *t, void *dst, uintptr_t w0, uintptr_t w1, uin
 void typedmemmove(const GlType *t, void *dst, const void *src);
 #define GL_STOREBIG(dst, val, typ) typedmemmove((typ), (void *)&(dst), (const void *)&(val))
 void memclrHasPointers(void *p, uintptr_t n);
+void typedsliceclear(const GlType *elem, void *p, uintptr_t n); /* clear(s): mbarrier.c */
 
 /* string.c */
 GlString concatstrings(G *g, const GlString *a, int64_t n);

@@ -332,6 +332,17 @@ void memclrHasPointers(void *p, uintptr_t n) {
 	memset(p, 0, n);
 }
 
+/* clear(s) of a slice of n bytes of elem values with pointers (glc's
+ * B_CLEAR): memclrHasPointers with the type, so that outside the heap (a
+ * slice of a package variable's array) the barrier shades only the
+ * elements' pointer words, as the typed copies do. */
+void typedsliceclear(const GlType *elem, void *p, uintptr_t n) {
+	if (n == 0)
+		return;
+	typedBulkBarrierPreWrite(elem, (uintptr_t)p, 0, n);
+	memset(p, 0, n);
+}
+
 /* copy(dst[:dstlen], src[:srclen]) for elements of type elem: the count
  * copied, the smaller length, as slicecopy (slice.c) returns.  The two may
  * overlap (memmove).  The barrier covers the elements up to the last
