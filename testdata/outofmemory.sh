@@ -10,8 +10,8 @@
 #   oom_stack     a goroutine's stack cannot double under the same limit;
 #   oom_mapcount  the program used up vm.max_map_count itself: no new
 #                 mapping at all, for the heap or for the report.
-# Then a heap corrupted through unsafe (gc_badptr: the mark's report).
-# And the other side: gc_bounded allocates 50 GB with 100 MB live under
+# Then a heap corrupted through unsafe (heap_badptr: the mark's report).
+# And the other side: heap_bounded allocates 50 GB with 100 MB live under
 # the same 1 GiB limit, and must finish with its peak RSS under 512 MB
 # (Go 1.19 peaks near 300 MB on it, and cannot run under the limit: it
 # reserves more address space).
@@ -58,41 +58,41 @@ fi
 # Go's bad-pointer report (runtime/mgcmark.c, badPointer) — the pointer,
 # where it was found, the object's words — exit 2; and with
 # GLDEBUG=invalidptr=0 the program runs on, as Go's GODEBUG does.
-build gc_badptr "$top_srcdir/testdata/runtime/gc_badptr.gl" && {
-	timeout 60 "$tmp/gc_badptr" >"$tmp/badptr.out" 2>&1
+build heap_badptr "$top_srcdir/testdata/runtime/heap_badptr.gl" && {
+	timeout 60 "$tmp/heap_badptr" >"$tmp/badptr.out" 2>&1
 	rc=$?
 	o="$tmp/badptr.out"
 	if [ $rc -ne 2 ]; then
-		fail "gc_badptr: exit $rc, want 2"
+		fail "heap_badptr: exit $rc, want 2"
 		head -5 "$o" | sed 's/^/    /'
 	elif ! grep -q '^runtime: pointer 0x[0-9a-f]* to unallocated \(span\|page\)' "$o" ||
 		! grep -q '^runtime: found in object at \*(0x[0-9a-f]*+0x8)$' "$o" ||
 		! grep -q '^ \*(object+8) = 0x[0-9a-f]* <==$' "$o" ||
 		! grep -q '^fatal error: found bad pointer in gl heap (incorrect use of unsafe?)$' "$o"; then
-		fail "gc_badptr: not Go's bad-pointer report"
+		fail "heap_badptr: not Go's bad-pointer report"
 		head -12 "$o" | sed 's/^/    /'
-	elif ! GLDEBUG=invalidptr=0 timeout 60 "$tmp/gc_badptr" 2>&1 | grep -q '^survived 42$'; then
-		fail "gc_badptr: GLDEBUG=invalidptr=0 did not let it run on"
+	elif ! GLDEBUG=invalidptr=0 timeout 60 "$tmp/heap_badptr" 2>&1 | grep -q '^survived 42$'; then
+		fail "heap_badptr: GLDEBUG=invalidptr=0 did not let it run on"
 	else
-		echo "ok   gc_badptr: $(grep '^runtime: pointer' "$o" | cut -c1-90)"
+		echo "ok   heap_badptr: $(grep '^runtime: pointer' "$o" | cut -c1-90)"
 	fi
 }
 
-build gc_bounded "$top_srcdir/testdata/runtime/gc_bounded.gl" && {
+build heap_bounded "$top_srcdir/testdata/runtime/heap_bounded.gl" && {
 	t0=$(date +%s)
 	(
 		ulimit -v 1048576
-		exec timeout 180 "$tmp/gc_bounded" 50 >"$tmp/bounded.out" 2>&1
+		exec timeout 180 "$tmp/heap_bounded" 50 >"$tmp/bounded.out" 2>&1
 	)
 	rc=$? t=$(($(date +%s) - t0))
 	peak=$(sed -n 's/^peak RSS MB: //p' "$tmp/bounded.out")
 	if [ $rc -ne 0 ] || ! grep -q '^allocated GB: 50 live entries: true' "$tmp/bounded.out" || [ -z "$peak" ]; then
-		fail "gc_bounded: exit $rc after $t s under ulimit -v 1 GiB"
+		fail "heap_bounded: exit $rc after $t s under ulimit -v 1 GiB"
 		head -5 "$tmp/bounded.out" | sed 's/^/    /'
 	elif [ "$peak" -ge 512 ]; then
-		fail "gc_bounded: peak RSS $peak MB, want under 512"
+		fail "heap_bounded: peak RSS $peak MB, want under 512"
 	else
-		echo "ok   gc_bounded: 50 GB allocated, 100 MB live, peak RSS $peak MB, $t s"
+		echo "ok   heap_bounded: 50 GB allocated, 100 MB live, peak RSS $peak MB, $t s"
 	fi
 }
 exit $status

@@ -8,7 +8,7 @@
 #   GLMEMLIMIT=junk          ignored, as off
 #   GLDEBUG=scavtrace=1      Go's line, "scav N KiB work, N KiB total, N% util",
 #                            once per cycle and " (forced)" for FreeOSMemory
-# And GLGC=N's heap goal (testdata/runtime/gc_percent.gl): unset, 50, 200.
+# And GLGC=N's heap goal (testdata/runtime/heap_gcpercent.gl): unset, 50, 200.
 # Every run is under timeout: a hang is a failure.
 . "$(dirname "$0")/testlib.sh"
 
@@ -57,14 +57,14 @@ else
 	echo "ok   scavtrace lines: $(grep -c "^scav " "$t"), the last: $(grep "^scav " "$t" | tail -1)"
 fi
 
-# GLGC=N, the heap goal's percentage (testdata/runtime/gc_percent.gl)
-build gc_percent "$top_srcdir/testdata/runtime/gc_percent.gl" && for c in "unset:2.0:100" "50:1.5:50" "200:3.0:200"; do
+# GLGC=N, the heap goal's percentage (testdata/runtime/heap_gcpercent.gl)
+build heap_gcpercent "$top_srcdir/testdata/runtime/heap_gcpercent.gl" && for c in "unset:2.0:100" "50:1.5:50" "200:3.0:200"; do
 	v=${c%%:*} rest=${c#*:}
 	ratio=${rest%%:*} prev=${rest#*:}
 	if [ "$v" = unset ]; then
-		env -u GLGC timeout 60 "$tmp/gc_percent" >"$tmp/pct.out" 2>&1
+		env -u GLGC timeout 60 "$tmp/heap_gcpercent" >"$tmp/pct.out" 2>&1
 	else
-		GLGC=$v timeout 60 "$tmp/gc_percent" >"$tmp/pct.out" 2>&1
+		GLGC=$v timeout 60 "$tmp/heap_gcpercent" >"$tmp/pct.out" 2>&1
 	fi
 	printf 'goal/live: %s\nSetGCPercent returned %s\n' "$ratio" "$prev" >"$tmp/pct.want"
 	if cmp -s "$tmp/pct.want" "$tmp/pct.out"; then
