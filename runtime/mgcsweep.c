@@ -12,7 +12,11 @@
  * bits by OR and hands out memory as zero, meets no old data
  * (span.needzero stays false).  With GLDEBUG=clobberfree=1 freed slots are
  * filled with 0xdb instead and the span is marked needzero, so that a
- * pointer the marker missed reads poison, not a plausible object.  A span
+ * pointer the marker missed reads poison, not a plausible object — and
+ * for one more cycle, not a new object put in the same place: the slots
+ * a sweep frees are held back (span.quarBits; their alloc bits stay set,
+ * a large object's span stays in use) and given to the allocator by the
+ * next sweep.  They count as freed when first swept.  A span
  * with nothing live goes back to the page heap; a large object's span
  * when its one object is unmarked.  The others go to their mcentral's
  * swept lists.
@@ -79,18 +83,26 @@ static inline bool bit(const uint8_t *b, uint32_t i) {
 static uint32_t sweepsmall(mspan *s) {
 	uint32_t live = 0, freed = 0;
 	for (uint32_t base = 0; base < s->nelems; base += 64) {
-		uint64_t alloc, mark;
+		uint64_t alloc, mark, held = 0;
 		memcpy(&alloc, s->allocBits + base / 8, 8);
 		memcpy(&mark, s->gcmarkBits + base / 8, 8);
+		if (s->quarBits != NULL) /* freed by the last sweep: free now, not again */
+			memcpy(&held, s->quarBits + base / 8, 8);
 		if (s->freeindex > base)
 			alloc |= s->freeindex - base >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (s->freeindex - base)) - 1;
 		if (s->nelems - base < 64)
 			alloc &= ((uint64_t)1 << (s->nelems - base)) - 1;
-		live += (uint32_t)__builtin_popcountll(mark);
-		for (uint64_t dead = alloc & ~mark; dead != 0; dead &= dead - 1) {
-			freeslot(s, base + (uint32_t)__builtin_ctzll(dead));
+		uint64_t dead = alloc & ~mark & ~held;
+		for (uint64_t d = dead; d != 0; d &= d - 1) {
+			freeslot(s, base + (uint32_t)__builtin_ctzll(d));
 			freed++;
 		}
+		if (s->quarBits != NULL) { /* this sweep's dead wait a cycle, allocated */
+			memcpy(s->quarBits + base / 8, &dead, 8);
+			mark |= dead;
+			memcpy(s->gcmarkBits + base / 8, &mark, 8);
+		}
+		live += (uint32_t)__builtin_popcountll(mark);
 	}
 	if (freed != 0) {
 		__atomic_fetch_add(&gcstats.freedObjects, freed, __ATOMIC_RELAXED);
@@ -102,7 +114,7 @@ static uint32_t sweepsmall(mspan *s) {
 	s->gcmarkBits = old;
 	memset(old, 0, gcBitsBytes);
 	s->freeindex = 0;
-	s->allocCount = live;
+	s->allocCount = live; /* held slots too: not the allocator's yet */
 	refillAllocCache(s, 0);
 	return live;
 }
@@ -233,18 +245,32 @@ mspan *sweepClaim(mcentral *c, mSpanList *l) {
 	return s;
 }
 
-/* Free a large object's span (its object is unmarked). */
-static void freeLarge(mspan *s) {
+/* A large object (unmarked) counted as freed. */
+static void countLargeFree(mspan *s) {
 	__atomic_fetch_add(&gcstats.freedObjects, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&gcstats.freedBytes, s->elemsize, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&memstats.nlargefree, 1, __ATOMIC_RELAXED);
 	/* as heap_large counted it */
 	__atomic_fetch_add(&memstats.largefreed, s->npages * pageSize, __ATOMIC_RELAXED);
+}
+
+/* Free a large object's span (its object is unmarked). */
+static void freeLarge(mspan *s) {
+	countLargeFree(s);
 	if (gl_debug.clobberfree)
 		memset((void *)s->startAddr, 0xdb, s->limit - s->startAddr);
 	if (!spanClass_noscan(s->spanclass))
 		wbshadowFree(s->startAddr, s->limit - s->startAddr);
 	mheap_freeSpan(s);
+}
+
+/* clobberfree: the object freed and poisoned, its span kept until the
+ * next sweep, so that no allocation reuses its pages meanwhile; its
+ * pointer bits cleared, so that a dangling pointer that marks it finds
+ * nothing to follow (freeslot). */
+static void holdLarge(mspan *s) {
+	countLargeFree(s);
+	freeslot(s, 0);
 }
 
 /* Sweep s, which the caller claimed (Go's sweepLocked.sweep); false if it
@@ -260,10 +286,17 @@ bool mspan_sweep(mspan *s, bool preserve) {
 	if (s->specials != NULL)
 		sweepspecials(s);
 	if (spanClass_sizeclass(s->spanclass) == 0) {
-		if (!bit(s->gcmarkBits, 0)) {
-			freeLarge(s);
+		if (!bit(s->gcmarkBits, 0) && s->quarBits != NULL && !bit(s->quarBits, 0)) {
+			holdLarge(s); /* clobberfree: freed, its pages held a cycle */
+			s->quarBits[0] = 1;
+		} else if (!bit(s->gcmarkBits, 0)) {
+			if (s->quarBits != NULL && bit(s->quarBits, 0))
+				mheap_freeSpan(s); /* counted as freed by the last sweep */
+			else
+				freeLarge(s);
 			return false;
-		}
+		} else if (s->quarBits != NULL)
+			s->quarBits[0] = 0; /* marked again (through a dangling pointer): live */
 		s->gcmarkBits[0] = 0;
 	} else if (sweepsmall(s) == 0 && !preserve) {
 		mheap_freeSpan(s);

@@ -443,6 +443,7 @@ static void initSpan(mspan *s, spanClass spc) {
 	s->limit = s->startAddr + s->nelems * s->elemsize;
 	s->allocBits = newAllocBits(s->nelems);
 	s->gcmarkBits = newAllocBits(s->nelems);
+	s->quarBits = gl_debug.clobberfree ? newAllocBits(s->nelems) : NULL;
 	s->sweepgen = mheap_.sweepgen;
 	uintptr_t last = s->startAddr + s->npages * pageSize - 1;
 	s->heapBits = NULL;
@@ -511,7 +512,9 @@ void mheap_freeSpan(mspan *s) {
 	s->needzero = true;
 	freeAllocBits(s->allocBits);
 	freeAllocBits(s->gcmarkBits);
-	s->allocBits = s->gcmarkBits = NULL;
+	if (s->quarBits != NULL)
+		freeAllocBits(s->quarBits);
+	s->allocBits = s->gcmarkBits = s->quarBits = NULL;
 	freeSpanLocked(s);
 	unlock(&mheap_.lock);
 }

@@ -119,6 +119,10 @@ struct mspan {
 	uintptr_t limit;     /* end of the last slot */
 	uint8_t *allocBits;  /* 1 bit per slot, set = allocated (see above) */
 	uint8_t *gcmarkBits; /* 1 bit per slot, for the collector's marking */
+	/* GLDEBUG=clobberfree=1 only (else NULL): the slots the last sweep
+	 * freed, held back from the allocator for one more cycle — their
+	 * alloc bits stay set, they count as freed, not as live (mgcsweep.c) */
+	uint8_t *quarBits;
 	uint8_t *heapBits;   /* the arena bitmap byte of startAddr's word; NULL if the span
 			      * crosses an arena boundary (mallocgc's inline bit write) */
 	uint32_t sweepgen;   /* the collector's: in sync with mheap.sweepgen */

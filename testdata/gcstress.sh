@@ -82,4 +82,23 @@ elif GLDEBUG=wbshadow=1 "$tmp/bypass" >"$tmp/bypass.log" 2>&1 || ! grep -q "writ
 else
 	echo "ok   wbshadow catches stores that bypass the barrier"
 fi
+
+# clobberfree holds freed memory back for a cycle, poisoned: freed objects
+# of two sizes keep their poison while thousands of their size are
+# allocated (testdata/runtime/heap_quarantine.gl; without the hold, the
+# allocator writes over them).
+if GLCACHE=off "$GLC" build -o "$tmp/quarantine" "$here/runtime/heap_quarantine.gl"; then
+	want="freed and poisoned: true true
+no cycle meanwhile: true
+small reused: false poisoned: true
+large reused: false poisoned: true"
+	got=$(GLDEBUG=clobberfree=1 timeout 60 "$tmp/quarantine" 2>&1)
+	if [ "$got" = "$want" ]; then
+		echo "ok   clobberfree holds freed memory back, poisoned"
+	else
+		echo "FAIL clobberfree's hold:"; echo "$got" | sed 's/^/    /'; status=1
+	fi
+else
+	status=1
+fi
 exit $status
