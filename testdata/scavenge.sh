@@ -8,7 +8,8 @@
 #   GLMEMLIMIT=junk          ignored, as off
 #   GLDEBUG=scavtrace=1      Go's line, "scav N KiB work, N KiB total, N% util",
 #                            once per cycle and " (forced)" for FreeOSMemory
-# And GLGC=N's heap goal (testdata/runtime/heap_gcpercent.gl): unset, 50, 200.
+# And GLGC=N's heap goal (testdata/runtime/heap_gcpercent.gl): unset, 50,
+# 200; and the heap's transparent huge pages (heap_hugepages.gl).
 # Every run is under timeout: a hang is a failure.
 . "$(dirname "$0")/testlib.sh"
 
@@ -74,4 +75,23 @@ build heap_gcpercent "$top_srcdir/testdata/runtime/heap_gcpercent.gl" && for c i
 		sed 's/^/    /' "$tmp/pct.out" | head -5
 	fi
 done
+
+# The heap's huge pages (testdata/runtime/heap_hugepages.gl): where the
+# kernel lets a program ask for them, 64 MiB touched must be backed by at
+# least 16 MiB of them.
+thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+case "$thp" in
+*"[always]"* | *"[madvise]"*)
+	if build heap_hugepages "$top_srcdir/testdata/runtime/heap_hugepages.gl"; then
+		got=$(timeout 60 "$tmp/heap_hugepages" 2>&1)
+		mib=$(echo "$got" | sed -n 's/^huge pages in the heap, MiB: //p')
+		if [ -n "$mib" ] && [ "$mib" -ge 16 ]; then
+			echo "ok   huge pages: $mib MiB of the heap's 64 touched"
+		else
+			fail "huge pages: want at least 16 MiB of the heap in huge pages ($thp)"
+			echo "$got" | head -3 | sed 's/^/    /'
+		fi
+	fi ;;
+*) echo "skip huge pages: transparent_hugepage is '$thp'" ;;
+esac
 exit $status
