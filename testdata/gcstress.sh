@@ -11,8 +11,9 @@
 # the mark stopping the world
 # (gcstoptheworld=1); then all of it again with the mark concurrent (the
 # default), and once more with every stack moved at every function entry
-# and park (stackforcemove); and all of testdata/run, less a listed few,
-# with a collection always under way.  The outputs must still equal
+# and park (stackforcemove), and the concurrency programs so at GLMAXPROCS
+# 1, 2 and 4; and all of testdata/run, less a listed few, with a
+# collection always under way.  The outputs must still equal
 # the goldens.  Last, wbshadow must catch a program whose stores bypass
 # the barrier.  The programs, those whose header says `// run gcstress`
 # (testdata/README.md): those that keep pointers in every kind of
@@ -40,6 +41,15 @@ done
 echo "GLMAXPROCS=4 GLDEBUG=gcstress=101,clobberfree=1,gccheckmark=1,stackforcemove=1"
 GLMAXPROCS=4 GLDEBUG=gcstress=101,clobberfree=1,gccheckmark=1,stackforcemove=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} \
 	"$here/run.py" --kind gcstress || status=1
+
+# The concurrency programs (`// run sched`) with the stress modes and
+# every stack moved at every call and park, at GLMAXPROCS 1, 2 and 4
+# (about 5 s each).
+for p in 1 2 4; do
+	echo "GLMAXPROCS=$p GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1,stackforcemove=1 (sched)"
+	GLMAXPROCS=$p GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1,stackforcemove=1 GLTEST_TIMEOUT=${GLTEST_TIMEOUT:-600} \
+		"$here/run.py" --kind sched || status=1
+done
 
 # The whole of testdata/run with a collection always under way (gcstress=1
 # with the concurrent mark: a cycle starts at the first allocation after
