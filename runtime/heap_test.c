@@ -555,6 +555,29 @@ static void test_sweep(void) {
 	free(obj);
 }
 
+/* ---- gccheckmark's path (mgc.c, gcPathTo) ---- */
+
+static void *pathroot_;
+GL_GLOBAL_ROOT(pathroot_, &t_ptr);
+
+/* A package variable points to a, a to b, b to c: the path to c is those
+ * three, each with the word that points to it; with the variable cleared
+ * there is none (this runs on the system stack, which is no root). */
+static void test_path(void) {
+	void **a = mallocgc(8, &t_ptr, true), **b = mallocgc(8, &t_ptr, true), **c = mallocgc(8, &t_ptr, true);
+	*a = b;
+	*b = c;
+	pathroot_ = a;
+	uintptr_t path[8], slots[8];
+	int64_t n = gcPathTo((uintptr_t)c, path, slots, 8, 1 << 16);
+	CHECK(n == 3 && path[0] == (uintptr_t)a && path[1] == (uintptr_t)b && path[2] == (uintptr_t)c &&
+		      slots[0] == (uintptr_t)&pathroot_ && slots[1] == (uintptr_t)a && slots[2] == (uintptr_t)b,
+	      "gcPathTo: root -> a -> b -> c, with the words that point");
+	CHECK(gcPathTo((uintptr_t)c, path, slots, 2, 1 << 16) == 0, "gcPathTo: a path longer than asked for is none");
+	pathroot_ = NULL;
+	CHECK(gcPathTo((uintptr_t)c, path, slots, 8, 1 << 16) == 0, "gcPathTo: nothing reaches c once the root is cleared");
+}
+
 static void tests(void *arg) {
 	(void)arg;
 	CHECK(mallocgc(0, NULL, true) == (void *)&zerobase, "zerobase");
@@ -564,6 +587,7 @@ static void tests(void *arg) {
 	test_scan();
 	test_many();
 	test_fragmented();
+	test_path();
 	test_threads();
 	test_scavenge();
 	test_sweep();

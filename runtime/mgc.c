@@ -204,9 +204,128 @@ void gcinit(void) {
 	gcControllerInit(); /* mgcpacer.c: the first goal */
 }
 
+/* ---- gccheckmark's path: how the program reaches an object ----
+ *
+ * When the check finds an object the mark missed, the report says how
+ * the program reaches the object that points to it: a breadth-first walk
+ * from the roots (package variables, the runtime's records, every
+ * goroutine's stack) over the heap's pointer bits, each object found
+ * remembering where it was found, until the object turns up.  It runs
+ * once, on the way to a throw, with the world stopped: its tables are
+ * mapped for it and are never given back.  gcPathTo is also what
+ * runtime/heap_test checks it by. */
+typedef struct pathnode {
+	uintptr_t obj;    /* an object's base; 0: an empty entry */
+	uintptr_t parent; /* the object it was found in, or 0 for a root */
+	uintptr_t slot;   /* the word that points to it: in parent, or the root's */
+} pathnode;
+
+typedef struct pathsearch {
+	pathnode *table; /* open addressing on obj */
+	uint64_t cap;    /* a power of two */
+	uintptr_t *queue;
+	uint64_t head, tail, max;
+	uintptr_t target;
+	bool found;
+} pathsearch;
+
+static pathnode *pathentry(pathsearch *ps, uintptr_t obj) {
+	uint64_t i = (obj >> 3) * 0x9e3779b97f4a7c15ull & (ps->cap - 1);
+	while (ps->table[i].obj != 0 && ps->table[i].obj != obj)
+		i = (i + 1) & (ps->cap - 1);
+	return &ps->table[i];
+}
+
+/* The word at slot (in parent, or a root's if parent is 0) points to p. */
+static void pathvisit(pathsearch *ps, uintptr_t parent, uintptr_t *slot) {
+	uintptr_t o = findObject(*slot, NULL, NULL);
+	if (o == 0 || ps->found || ps->tail == ps->max)
+		return;
+	pathnode *e = pathentry(ps, o);
+	if (e->obj != 0)
+		return;
+	*e = (pathnode){o, parent, (uintptr_t)slot};
+	ps->queue[ps->tail++] = o;
+	ps->found = o == ps->target;
+}
+
+static void pathroot(uintptr_t *slot, void *arg) {
+	pathvisit(arg, 0, slot);
+}
+
+/* Fills path with the objects from a root to target (path[0] the root's
+ * object, path[n-1] target; slots[i] the word that points to path[i]) and
+ * returns n, or 0 if target was not found among the first max objects
+ * reached (or n would exceed maxpath).  The world is stopped. */
+int64_t gcPathTo(uintptr_t target, uintptr_t *path, uintptr_t *slots, int64_t maxpath, uint64_t max) {
+	pathsearch ps = {0};
+	ps.cap = 1;
+	while (ps.cap < 2 * max)
+		ps.cap <<= 1;
+	ps.max = max;
+	ps.target = target;
+	ps.table = sysAlloc(ps.cap * sizeof(pathnode), &memstats.other_sys);
+	ps.queue = sysAlloc(max * sizeof(uintptr_t), &memstats.other_sys);
+	if (ps.table == NULL || ps.queue == NULL)
+		return 0;
+	gcscanglobals(pathroot, &ps);
+	gcscanruntime(pathroot, &ps);
+	int64_t ng;
+	G **gs = atomicAllG(&ng);
+	for (int64_t i = 0; i < ng && !ps.found; i++)
+		if (readgstatus(gs[i]) != Gdead)
+			gcscanstack(gs[i], pathroot, pathroot, &ps);
+	while (ps.head < ps.tail && !ps.found) {
+		uintptr_t o = ps.queue[ps.head++];
+		mspan *s = spanOfHeap(o);
+		uintptr_t end = spanClass_sizeclass(s->spanclass) == 0 ? s->limit : o + s->elemsize;
+		for (uintptr_t w = o; w < end && !ps.found && !spanClass_noscan(s->spanclass); w += 8)
+			if (heapBitsIsPointer(w))
+				pathvisit(&ps, o, (uintptr_t *)w);
+	}
+	if (!ps.found)
+		return 0;
+	int64_t n = 0;
+	for (uintptr_t o = target; o != 0; o = pathentry(&ps, o)->parent)
+		n++;
+	if (n > maxpath)
+		return 0;
+	int64_t i = n;
+	for (uintptr_t o = target; o != 0; o = pathentry(&ps, o)->parent) {
+		path[--i] = o;
+		slots[i] = pathentry(&ps, o)->slot;
+	}
+	return n;
+}
+
+/* "runtime: path to it: root word 0x... -> 0x... (+off) -> ...". */
+static void printpath(uintptr_t target) {
+	enum { maxpath = 64 };
+	uintptr_t path[maxpath], slots[maxpath];
+	int64_t n = gcPathTo(target, path, slots, maxpath, 1 << 22);
+	if (n == 0) {
+		prints("runtime: no path to it found from the roots (or a longer one than shown here)\n");
+		return;
+	}
+	prints("runtime: path to it: root word ");
+	printhex(slots[0]);
+	for (int64_t i = 0; i < n; i++) {
+		prints(" -> ");
+		printhex(path[i]);
+		if (i + 1 < n) {
+			prints(" (+");
+			printuint(slots[i + 1] - path[i]);
+			prints(")");
+		}
+	}
+	printnl();
+}
+
 /* gccheckmark: every pointer word of every marked object points to a
  * marked object or outside the heap; a miss is a bug in the roots or
- * the pointer bits, found before the sweeper frees what is still used. */
+ * the pointer bits, found before the sweeper frees what is still used.
+ * The report shows both objects with their spans, and how the program
+ * reaches the marked one. */
 static void checkmarks(void) {
 	for (uint32_t a = 0; a < mheap_.nallArenas; a++) {
 		heapArena *ha = arenaOf(mheap_.allArenas[a]);
@@ -240,6 +359,7 @@ static void checkmarks(void) {
 					gcDumpObject("object", x, w - x);
 					uintptr_t u = findObject(p, NULL, NULL);
 					gcDumpObject("unmarked", u, p - u);
+					printpath(x);
 					getm()->traceback = 2;
 					gl_throw("gccheckmark: a reachable object was not marked");
 				}

@@ -691,6 +691,8 @@ void bgsweepStart_m(void);          /* the world started again: wake bgsweep */
 bool isBgSweeper(const G *gp);
 /* mgcstack.c: a stopped goroutine's stack, with its stack objects */
 void gcRecordPause(int64_t ns); /* mgc.c: one pause into gcstats.pauseHist */
+/* mgc.c: a chain from a root to target (gccheckmark's report) */
+int64_t gcPathTo(uintptr_t target, uintptr_t *path, uintptr_t *slots, int64_t maxpath, uint64_t max);
 void gcDumpObject(const char *label, uintptr_t obj, uintptr_t off); /* mgcmark.c: the checkers' reports */
 uint64_t gcscanstack(G *gp, void (*precise)(uintptr_t *, void *), void (*conservative)(uintptr_t *, void *), void *arg);
 bool gcinnerframes(G *gp, uintptr_t *lo, uintptr_t *hi); /* preempt.c: the words no map describes */
