@@ -36,6 +36,7 @@ enum {
 	heapArenaBitmapBytes = heapArenaWords / 8,      /* 1 pointer bit per word: 1 MiB */
 	arenaL2Bits = heapAddrBits - logHeapArenaBytes, /* a flat index of 4 M entries */
 	heapGrowChunk = 4 << 20,    /* the heap maps memory in steps of this (two huge pages) */
+	hugePageHeapMin = 16 << 20, /* huge pages for the steps that take the heap past this (mheap_grow) */
 	numSpanClasses = numSizeClasses * 2,
 	maxArenas = 4096,           /* 256 GiB of heap */
 	/* an alloc or mark bitmap: one bit per slot, padded to 64-bit words;
