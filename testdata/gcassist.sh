@@ -38,29 +38,29 @@ fi
 # checked against Go's own lines first, so it cannot drift from Go's.
 T='(0|0\.0[0-9][0-9]|0\.[1-9][0-9]|[1-9]\.[0-9]|[1-9][0-9]+)'
 LINE="^gc [0-9]+ @[0-9]+\.[0-9]{3}s [0-9]+%: $T\+$T\+$T ms clock, $T\+$T/$T/$T\+$T ms cpu, [0-9]+->[0-9]+->[0-9]+ MB, [0-9]+ MB goal, [0-9]+ MB stacks, [0-9]+ MB globals, [0-9]+ P( \(forced\))?\$"
+# gctracelines FILE WHO: every "gc " line of FILE matches LINE, and there
+# is one at least.
+gctracelines() {
+	n=$(grep -c '^gc ' "$1")
+	bad=$(grep '^gc ' "$1" | grep -cEv "$LINE")
+	if [ "$n" -eq 0 ] || [ "$bad" -ne 0 ]; then
+		fail "$2: $bad of $n gctrace lines differ from Go 1.19's format"
+		grep '^gc ' "$1" | grep -Ev "$LINE" | head -3 | sed 's/^/    /'
+	else
+		echo "ok   $2: $n gctrace lines in Go 1.19's format"
+	fi
+}
 GO=${GO:-/usr/lib/go-1.19/bin/go}
 if [ -x "$GO" ] || command -v "$GO" >/dev/null 2>&1; then
 	cp "$top_srcdir/bench/gc/pause.go" "$tmp/pause.go"
 	if (cd "$tmp" && GO111MODULE=off timeout 120 "$GO" build -o pause-go pause.go) >"$tmp/gobuild" 2>&1; then
 		GODEBUG=gctrace=1 GOMAXPROCS=2 timeout 60 "$tmp/pause-go" -secs=1 >"$tmp/goout" 2>&1
-		golines=$(grep -c '^gc ' "$tmp/goout")
-		gobad=$(grep '^gc ' "$tmp/goout" | grep -cEv "$LINE")
-		if [ "$golines" -eq 0 ] || [ "$gobad" -ne 0 ]; then
-			fail "the gctrace pattern does not match Go's own lines ($gobad of $golines)"
-			grep '^gc ' "$tmp/goout" | grep -Ev "$LINE" | head -3 | sed 's/^/    /'
-		fi
+		gctracelines "$tmp/goout" "Go's own lines (the pattern)"
 	else
 		fail "go build of bench/gc/pause.go"
 	fi
 else
 	echo "skip Go's side of the gctrace check: no go at $GO"
 fi
-lines=$(grep -c '^gc ' "$tmp/out")
-bad=$(grep '^gc ' "$tmp/out" | grep -cEv "$LINE")
-if [ "$lines" -eq 0 ] || [ "$bad" -ne 0 ]; then
-	fail "gctrace lines in Go 1.19's format: $bad of $lines differ"
-	grep '^gc ' "$tmp/out" | grep -Ev "$LINE" | head -3 | sed 's/^/    /'
-else
-	echo "ok   gctrace: $lines lines in Go 1.19's format"
-fi
+gctracelines "$tmp/out" "gl"
 exit $status
