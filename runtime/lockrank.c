@@ -30,6 +30,7 @@ static const char *const rankNames[lockRankCount] = {
 	[lockRankFfi] = "ffi",
 	[lockRankSweep] = "sweep",
 	[lockRankDrain] = "drain",
+	[lockRankAssistQueue] = "assistQueue",
 	[lockRankPollDesc] = "pollDesc",
 	[lockRankHchan] = "hchan",
 	[lockRankSemaRoot] = "semaRoot",

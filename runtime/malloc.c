@@ -174,10 +174,14 @@ static void allocStopCheck(mallocArgs *a) {
 		return;
 	if ((uintptr_t)a < gp->stack.lo || (uintptr_t)a >= gp->stack.hi || mp->p == NULL || !canpreemptm(mp))
 		return;
-	/* a mark assist's debt (mgcmark.c): paid here, or the P yielded */
-	if (!__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) && !gcAssistAlloc(gp) &&
-	    !__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED)) /* asked during the assist */
-		return;
+	/* a mark assist's debt (mgcmark.c): paid here, or the goroutine
+	 * parks until the worker's credit pays it (a stop request is taken
+	 * first) */
+	if (!__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED)) {
+		if (!gcAssistAlloc(gp))
+			return;
+		mp->assistpark = !__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED); /* asked during the assist */
+	}
 	gp->preempt = false;
 	gp->stackguard0 = stackguard(gp);
 	gp->preemptneed = 0;

@@ -845,6 +845,7 @@ static void gcMarkDone_m(void *arg) {
 	gcDrainN(-1);
 	gcDrainUnlock();
 	__atomic_store_n(&gcBlackenEnabled, false, __ATOMIC_RELEASE);
+	gcWakeAllAssists();
 	writeBarrier.enabled = gl_debug.wbforce != 0;
 	__atomic_store_n(&gcphase, 0, __ATOMIC_RELEASE);
 	if (gl_debug.gccheckmark)

@@ -306,10 +306,11 @@ void gcmarknewobject(mcache *c, mspan *s, uintptr_t x) {
  * (bgScanCredit) or by scanning grey objects itself, at least
  * gcOverAssistWork at a time (the surplus is credit for its next
  * allocations).  If the worker holds the work list (drainlock) and has
- * no credit to give, the goroutine yields its P, as Go's parks on the
- * assist queue until background credit comes: an allocator in debt
- * must not hold a P and wait, or the program's other goroutines (a
- * ticker) wait behind it.  Not with a runtime lock held (the worker,
+ * no credit to give, the goroutine parks on the assist queue, as Go's,
+ * until the worker's scan work pays its debt (gcFlushBgCredit) or the
+ * mark ends: an allocator in debt must not hold a P and wait, or the
+ * program's other goroutines (a ticker) wait behind it; nor go on
+ * allocating, or it outruns the collector.  Not with a runtime lock held (the worker,
  * holding drainlock, may need one to move a stack), nor in the worker
  * itself.  When nothing is grey the debt is forgiven: the mark is about
  * to end. */
@@ -321,10 +322,91 @@ enum {
 
 static int64_t bgScanCredit; /* scan work the worker did that no assist took (atomic) */
 
-/* The worker's scan work since the last call, for the assists to take. */
+/* Go's assist queue: goroutines in debt that found neither credit nor a
+ * free work list, parked (waitReasonGCAssistWait) until the worker's scan
+ * work pays their debt (gcFlushBgCredit) or the mark ends
+ * (gcWakeAllAssists).  Linked through G.schedlink, which a parked G does
+ * not use; first in, first paid. */
+static struct {
+	mutex lock;
+	G *head, *tail;
+} assistQueue = {MUTEX(lockRankAssistQueue), NULL, NULL};
+
+/* gp, switched out at an allocation's safe point to wait (park_m's
+ * unlockf, on g0: preempt.c's allocPreempt parks it): onto the assist
+ * queue, true — unless the mark is over or credit came meanwhile: then
+ * false, and it goes on at once, to pay or park at its next slow path. */
+bool gcParkAssist(G *gp, void *arg) {
+	(void)arg;
+	lock(&assistQueue.lock);
+	if (!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE) || __atomic_load_n(&bgScanCredit, __ATOMIC_RELAXED) > 0) {
+		unlock(&assistQueue.lock);
+		return false;
+	}
+	gp->schedlink = NULL;
+	if (assistQueue.tail != NULL)
+		assistQueue.tail->schedlink = gp;
+	else
+		assistQueue.head = gp;
+	assistQueue.tail = gp;
+	unlock(&assistQueue.lock);
+	return true;
+}
+
+/* The worker's scan work since the last call: it pays the parked assists'
+ * debts first, in order, readying each one paid in full; the rest is
+ * credit for the next assists to take.  On g0, with drainlock held. */
 void gcFlushBgCredit(int64_t work) {
+	if (work <= 0)
+		return;
+	if (__atomic_load_n(&assistQueue.head, __ATOMIC_RELAXED) == NULL) {
+		__atomic_fetch_add(&bgScanCredit, work, __ATOMIC_RELAXED);
+		return;
+	}
+	double perByte = gcAssistWorkPerByte();
+	G *paid = NULL, **last = &paid;
+	lock(&assistQueue.lock);
+	while (work > 0 && assistQueue.head != NULL) {
+		G *gp = assistQueue.head;
+		int64_t owed = (int64_t)((double)-gp->gcAssistBytes * perByte) + 1;
+		if (owed > work) { /* part of its debt: it stays first in line */
+			gp->gcAssistBytes += (int64_t)((double)work / perByte);
+			work = 0;
+			break;
+		}
+		gp->gcAssistBytes = 0;
+		work -= owed;
+		assistQueue.head = gp->schedlink;
+		if (assistQueue.head == NULL)
+			assistQueue.tail = NULL;
+		gp->schedlink = NULL;
+		*last = gp, last = &gp->schedlink;
+	}
+	unlock(&assistQueue.lock);
 	if (work > 0)
 		__atomic_fetch_add(&bgScanCredit, work, __ATOMIC_RELAXED);
+	while (paid != NULL) {
+		G *gp = paid;
+		paid = gp->schedlink;
+		gp->schedlink = NULL;
+		goready(gp);
+	}
+}
+
+/* The mark is over (gcBlackenEnabled is false): every parked assist runs
+ * again; its debt is forgiven at its next allocation (gcAssistAlloc).
+ * The world is stopped, so none is half parked. */
+void gcWakeAllAssists(void) {
+	lock(&assistQueue.lock);
+	G *gp = assistQueue.head;
+	assistQueue.head = assistQueue.tail = NULL;
+	unlock(&assistQueue.lock);
+	while (gp != NULL) {
+		G *next = gp->schedlink;
+		gp->schedlink = NULL;
+		goready(gp);
+		gp = next;
+	}
 }
 
 /* When a mark begins, the world stopped: no credit and no debt. */
@@ -373,8 +455,9 @@ static int64_t assistDrain(int64_t want) {
 }
 
 /* gp, which allocated on this M and holds its P with no runtime lock,
- * pays its debt if it has one (see above); true if it should yield its P
- * because it could not.  On g0. */
+ * pays its debt if it has one (see above); true if it could not and
+ * should stop: park on the assist queue (malloc.c's allocStopCheck, then
+ * preempt.c's allocPreempt).  On g0. */
 bool gcAssistAlloc(G *gp) {
 	if (GL_LIKELY(gp->gcAssistBytes >= 0) || isGCWorker(gp))
 		return false;

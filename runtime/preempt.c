@@ -261,7 +261,17 @@ void asyncPreempt2(uintptr_t *regs) {
  * the address of a C local in a callee-saved register): allocSafePoint
  * tells isShrinkStackSafe so. */
 void allocPreempt(G *gp) {
-	if (gp->preemptStop)
+	M *mp = getm();
+	if (mp->assistpark) { /* set on this M just now, on g0 (malloc.c) */
+		/* gopark by hand: a call more would not fit the band of the
+		 * deepest allocating runtime C (testdata/stackusage.py) */
+		mp->assistpark = false;
+		gp->waitreason = waitReasonGCAssistWait;
+		gp->waitsince = 1;
+		mp->waitunlockf = gcParkAssist;
+		mp->waitlock = NULL;
+		mcall(park_m);
+	} else if (gp->preemptStop)
 		mcall(preemptPark);
 	else
 		mcall(gopreempt_m);

@@ -1626,9 +1626,11 @@ static void parkforcemove(G *gp) {
 /* gopark's second half, on g0: unlockf(gp, lock) runs once gp is
  * switched out (so a G that readies it cannot run it too early); if it
  * returns false gp resumes at once. */
-static void park_m(G *gp) {
+void park_m(G *gp) {
 	M *mp = getm();
-	if (GL_UNLIKELY(gl_debug.stackforcemove))
+	/* not below an allocation's runtime C frames (a parked assist): gcc
+	 * may address their locals through saved registers (isShrinkStackSafe) */
+	if (GL_UNLIKELY(gl_debug.stackforcemove) && !gp->allocSafePoint)
 		parkforcemove(gp);
 	setgstatus(gp, Grunning, Gwaiting);
 	dropg(mp);
@@ -1896,6 +1898,7 @@ const char *waitreasonstr(uint32_t reason) {
 	case waitReasonChanSend: return "chan send";
 	case waitReasonFinalizerWait: return "finalizer wait";
 	case waitReasonGCWorkerIdle: return "GC worker (idle)";
+	case waitReasonGCAssistWait: return "GC assist wait";
 	case waitReasonGCSweepWait: return "GC sweep wait";
 	case waitReasonSemacquire: return "semacquire";
 	case waitReasonSleep: return "sleep";

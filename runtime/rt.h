@@ -74,6 +74,7 @@ typedef enum lockRank {
 	lockRankFfi,         /* ffi.c ffilock: the cache of ffi_cif descriptions */
 	lockRankSweep,       /* mgcsweep.c sweep.lock: the background sweeper's parking */
 	lockRankDrain,       /* mgcmark.c drainlock: the mark work list's owner */
+	lockRankAssistQueue, /* mgcmark.c assistQueue.lock: parked assists (the worker pays them holding drainlock) */
 	/* The objects goroutines wait on: held while the waiter is queued or
 	 * readied (sched), a sudog taken (sudog), a value stored (wbwork) */
 	lockRankPollDesc,    /* netpoll_epoll.c pollDesc.lock: pollUnblock */
@@ -199,6 +200,10 @@ struct M {
 	uint32_t boehmround;
 	uint64_t boehmmallocs; /* allocations by this M (written by it only; atomic) */
 	int32_t traceback; /* if not 0, the traceback level in place of GLTRACEBACK's (Go's m.traceback) */
+	/* set by allocStopCheck (malloc.c, on g0) for allocPreempt on the same
+	 * M: the goroutine's assist could not pay, it parks on the assist
+	 * queue rather than yield (mgcmark.c, gcParkAssist) */
+	bool assistpark;
 	/* GLDEBUG=trace (trace.c): the buffer this M records into (only its
 	 * own thread writes it), and why its goroutine is about to become
 	 * runnable (a traceWhy, set just before the status change) */
@@ -389,6 +394,7 @@ void gl_mexit(G *g0) GL_NORETURN;
 /* proc.c */
 void schedule(void) GL_NORETURN;
 void gopark(bool (*unlockf)(G *, void *), void *lock, uint32_t reason);
+void park_m(G *gp); /* gopark's half on g0: mcall it with m->waitunlockf set (preempt.c's allocPreempt) */
 void goparkunlock(mutex *l, uint32_t reason);
 void goready(G *gp);
 void gosched(void);
@@ -455,6 +461,7 @@ enum { /* Go 1.19's waitReason values */
 	waitReasonChanSendNilChan = 4,
 	waitReasonSelect = 9,
 	waitReasonSelectNoCases = 10,
+	waitReasonGCAssistWait = 11,
 	waitReasonGCSweepWait = 12,
 	waitReasonChanReceive = 14,
 	waitReasonChanSend = 15,
@@ -679,7 +686,9 @@ bool gcMarkAssistDue(void);         /* mgcpacer.c: finish the concurrent mark no
 double gcAssistWorkPerByte(void);   /* mgcpacer.c: scan work owed per byte allocated while marking */
 void gcControllerStartMark(void);   /* mgcpacer.c: a concurrent mark begins */
 void gcAssistReset(void);           /* mgcmark.c: a mark begins: no assist credit or debt */
-bool gcAssistAlloc(G *gp);          /* mgcmark.c: pay an allocation debt; true: yield the P */
+bool gcAssistAlloc(G *gp);          /* mgcmark.c: pay an allocation debt; true: stop (yield or park) */
+bool gcParkAssist(G *gp, void *arg); /* mgcmark.c: park_m's unlockf: gp, in debt, waits for the worker's credit */
+void gcWakeAllAssists(void);        /* mgcmark.c: the mark is over: every parked assist runs */
 void gcFlushBgCredit(int64_t work); /* mgcmark.c: the worker's scan work, for the assists */
 bool isGCWorker(const G *gp);       /* mgc.c: the background mark worker */
 bool gcIsMarked(uintptr_t p);

@@ -9,6 +9,8 @@
 # HeapSys near 116 MiB, pauses of a fraction of a millisecond.  The bounds
 # below sit halfway (they must hold on a loaded machine too): HeapSys
 # under 200 MiB and at least 4 cycles; and gctrace's assist CPU is not 0.
+# Then, at GLMAXPROCS=4, assists park on the assist queue; and gctrace's
+# lines are in Go 1.19's format.
 . "$(dirname "$0")/testlib.sh"
 
 build pause "$top_srcdir/bench/gc/pause.gl" || exit 1
@@ -30,6 +32,22 @@ if [ "$heap" -ge 200 ] || [ "$cycles" -lt 4 ] || [ "$assisted" -eq 0 ]; then
 	grep '^gc ' "$tmp/out" | tail -3 | sed 's/^/    /'
 else
 	echo "ok   GLMAXPROCS=1: HeapSys $heap MiB, $cycles cycles, $assisted with assists ($res)"
+fi
+
+# Assists that cannot pay park on the assist queue (mgcmark.c,
+# gcParkAssist) until the worker's scan work pays them: with more Ps than
+# one, an allocator often finds the work list busy.  The execution trace
+# shows each park with Go's wait reason; at GLMAXPROCS=4 a 2-second run
+# parked 154-851 times when this was written.  The run must also end (a
+# parked assist nobody wakes would hang it: timeout).
+GLMAXPROCS=4 GLDEBUG=trace="$tmp/trace.json" timeout 60 "$tmp/pause" -secs=2 >"$tmp/out4" 2>&1
+rc=$?
+parks=$(grep -o '"reason":"GC assist wait"' "$tmp/trace.json" 2>/dev/null | wc -l)
+if [ $rc -ne 0 ] || [ "$parks" -eq 0 ]; then
+	fail "GLMAXPROCS=4: exit $rc, $parks assists parked (want > 0)"
+	tail -3 "$tmp/out4" | sed 's/^/    /'
+else
+	echo "ok   GLMAXPROCS=4: $parks assists parked on the assist queue ($(grep '^cycles=' "$tmp/out4"))"
 fi
 
 # gctrace's line in Go 1.19's format, field by field (runtime/mgc.c,
