@@ -71,10 +71,24 @@ else
 fi
 
 # glc test: goldens with the times masked (and a benchmark's ns/op, MB/s
-# and CPU), compared with Go's output too
+# and CPU), compared with Go's output too.  Parallel subtests report in
+# the order they finish, in Go as in gl: the result lines of
+# TestParallel's subtests, one after another, are sorted.
 mask() {
 	sed -E 's/\(([0-9]+\.[0-9]+)s\)/(X.XXs)/; s/\t[0-9]+\.[0-9]+s( \[no tests to run\])?$/\tX.XXXs\1/
-		s/\t *[0-9.]+ (ns\/op|MB\/s)/\tX \1/g; s/^cpu: .*/cpu: X/' "$@"
+		s/\t *[0-9.]+ (ns\/op|MB\/s)/\tX \1/g; s/^cpu: .*/cpu: X/' "$@" |
+		awk '/^    --- [A-Z]+: TestParallel\// { run[n++] = $0; next }
+			{ flush(); print }
+			END { flush() }
+			function flush(  i, j, t) {
+				for (i = 1; i < n; i++)
+					for (j = i; j > 0 && run[j - 1] > run[j]; j--) {
+						t = run[j]; run[j] = run[j - 1]; run[j - 1] = t
+					}
+				for (i = 0; i < n; i++)
+					print run[i]
+				n = 0
+			}'
 }
 # gotest NAME DIR WANTRC ARGS...: glc test ARGS in DIR, exit WANTRC, output NAME.out
 gotest() {
