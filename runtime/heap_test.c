@@ -212,6 +212,53 @@ static void test_scan(void) {
 	      "newobject(*T)");
 }
 
+/* Arrays of elements whose masks take each of heapBitsSetType's paths:
+ * a map bucket's shape (one pointer word in eighteen), a mask of more
+ * than 64 words, a mask whose last byte has bits past ptrdata (they must
+ * be ignored), and no mask at all (every word of ptrdata a pointer). */
+static uint8_t mask_bucket[3] = {0, 0, 0x2};
+static uint8_t mask_wide[10];
+static const uint8_t mask_stray[] = {0xff};
+static const GlType t_bucket = {.size = 144, .ptrdata = 144, .kind = GL_KIND_STRUCT, .align = 8,
+				.gcdata = mask_bucket, .str = GS("main.bucket")};
+static const GlType t_wide = {.size = 640, .ptrdata = 600, .kind = GL_KIND_STRUCT, .align = 8,
+			      .gcdata = mask_wide, .str = GS("main.wide")};
+static const GlType t_stray = {.size = 24, .ptrdata = 16, .kind = GL_KIND_STRUCT, .align = 8,
+			       .gcdata = mask_stray, .str = GS("main.stray")};
+static const GlType t_ppp_i = {.size = 32, .ptrdata = 24, .kind = GL_KIND_STRUCT, .align = 8,
+			       .str = GS("main.pppi")};
+
+static bool bitsMatch(const void *p, uint64_t n, const GlType *t, bool (*isptr)(uint64_t w)) {
+	bool ok = true;
+	for (uint64_t i = 0; i < n; i++)
+		for (uint64_t w = 0; w < t->size / 8; w++)
+			ok &= heapBitsIsPointer((uintptr_t)p + i * t->size + 8 * w) == isptr(w);
+	return ok;
+}
+static bool isBucketPtr(uint64_t w) { return w == 17; }
+static bool isWidePtr(uint64_t w) { return w < 75 && (w % 5 == 0 || w >= 72); }
+static bool isStrayPtr(uint64_t w) { return w < 2; }
+static bool isPppiPtr(uint64_t w) { return w < 3; }
+
+static void test_arraybits(void) {
+	for (int w = 0; w < 75; w++)
+		if (w % 5 == 0)
+			mask_wide[w / 8] |= (uint8_t)(1 << (w % 8));
+	mask_wide[9] = 0xff; /* words 72..74 pointers, 75..79 past ptrdata */
+	uint64_t counts[] = {1, 3, 1000};
+	for (int k = 0; k < 3; k++) {
+		uint64_t n = counts[k];
+		void *b = mallocgc(n * t_bucket.size, &t_bucket, true);
+		CHECK(bitsMatch(b, n, &t_bucket, isBucketPtr), "array bits: buckets (one pointer word in 18)");
+		void *w = mallocgc(n * t_wide.size, &t_wide, true);
+		CHECK(bitsMatch(w, n, &t_wide, isWidePtr), "array bits: a mask of 75 words");
+		void *s = mallocgc(n * t_stray.size, &t_stray, true);
+		CHECK(bitsMatch(s, n, &t_stray, isStrayPtr), "array bits: mask bits past ptrdata ignored");
+		void *q = mallocgc(n * t_ppp_i.size, &t_ppp_i, true);
+		CHECK(bitsMatch(q, n, &t_ppp_i, isPppiPtr), "array bits: no mask, ptrdata < size");
+	}
+}
+
 static void test_many(void) {
 	uint64_t ta0, nm0, ta1, nm1;
 	readmemstats(&ta0, &nm0);
@@ -585,6 +632,7 @@ static void tests(void *arg) {
 	test_findObject();
 	test_large();
 	test_scan();
+	test_arraybits();
 	test_many();
 	test_fragmented();
 	test_path();

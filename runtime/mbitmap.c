@@ -134,17 +134,38 @@ bool heapBitsIsPointer(uintptr_t addr) {
 	return (*bitmapByte(addr, &mask) & mask) != 0;
 }
 
-/* Clear the bits of the n bytes at x (8-aligned). */
-static void heapBitsClear(uintptr_t x, uint64_t n) {
-	for (uintptr_t a = x; a < x + n; a += 8) {
-		uint8_t mask;
-		uint8_t *b = bitmapByte(a, &mask);
-		if ((a & 63) == 0 && x + n - a >= 64) {
-			*b = 0; /* a whole byte: 8 words */
-			a += 56;
-		} else
-			*b &= (uint8_t)~mask;
+static inline void heapBitsPut(uintptr_t addr, bool on) {
+	/* two statements: in `*bitmapByte(.., &mask) |= mask` the read of
+	 * mask is unsequenced with the call that sets it (clang reads it
+	 * first) */
+	uint8_t mask;
+	uint8_t *b = bitmapByte(addr, &mask);
+	if (on)
+		*b |= mask;
+	else
+		*b &= (uint8_t)~mask;
+}
+
+/* Set (on) or clear the bits of every word of the n bytes at x
+ * (8-aligned): bit by bit up to a 64-byte boundary, then whole bitmap
+ * bytes a memset at a time (one per arena the range lies in), then bit by
+ * bit to the end.  A whole byte is the range's own: a bitmap byte covers
+ * the 64 bytes it describes and nothing else. */
+static void heapBitsFill(uintptr_t x, uint64_t n, bool on) {
+	uintptr_t end = x + n;
+	while (x < end && ((x & 63) != 0 || end - x < 64)) { /* the head */
+		heapBitsPut(x, on);
+		x += 8;
 	}
+	while (end - x >= 64) { /* whole bytes, arena by arena */
+		uintptr_t arenaEnd = (x | (heapArenaBytes - 1)) + 1;
+		uintptr_t stop = (arenaEnd < end ? arenaEnd : end) & ~(uintptr_t)63;
+		uint8_t mask;
+		memset(bitmapByte(x, &mask), on ? 0xff : 0, (stop - x) / 64);
+		x = stop;
+	}
+	for (; x < end; x += 8) /* the tail */
+		heapBitsPut(x, on);
 }
 
 /* Record the pointer words of the object just allocated at x in span s:
@@ -154,7 +175,7 @@ static void heapBitsClear(uintptr_t x, uint64_t n) {
 GL_NOINLINE uintptr_t heapBitsSetType(uintptr_t x, const mspan *s, uint64_t dataSize, const GlType *typ) {
 	uintptr_t x0 = x;
 	if (s->needzero)
-		heapBitsClear(x, s->elemsize);
+		heapBitsFill(x, s->elemsize, false);
 	uint64_t esize = typ->size, nptr = typ->ptrdata / 8;
 	const uint8_t *gcdata = typ->gcdata;
 	/* one object of at most 8 pointer words, all in one arena: its mask
@@ -172,17 +193,38 @@ GL_NOINLINE uintptr_t heapBitsSetType(uintptr_t x, const mspan *s, uint64_t data
 	uint64_t n = dataSize / esize;
 	if (n == 0)
 		n = 1;
-	for (uint64_t e = 0; e < n; e++, x += esize) {
-		for (uint64_t j = 0; j < nptr; j++) {
-			if (gcdata != NULL && !(gcdata[j / 8] >> (j % 8) & 1))
-				continue;
-			/* two statements: in `*bitmapByte(.., &mask) |= mask` the
-			 * read of mask is unsequenced with the call that sets it
-			 * (clang reads it first) */
-			uint8_t mask;
-			uint8_t *b = bitmapByte(x + 8 * j, &mask);
-			*b |= mask;
-		}
+	if (gcdata == NULL) { /* every word of ptrdata is a pointer */
+		if (esize == typ->ptrdata) /* and so every word of the array */
+			heapBitsFill(x, n * esize, true);
+		else
+			for (uint64_t e = 0; e < n; e++, x += esize)
+				heapBitsFill(x, typ->ptrdata, true);
+		return x0;
 	}
+	/* an array of elements with some pointer words (a map bucket of
+	 * scalars has one in eighteen): only the set bits of the mask are
+	 * visited, a count of trailing zeros apart; the mask of an element of
+	 * up to 64 pointer words is read once, into a register */
+	if (nptr <= 64) {
+		uint64_t mask = 0;
+		for (uint64_t j = 0; j < nptr; j += 8)
+			mask |= (uint64_t)gcdata[j / 8] << j;
+		if (nptr < 64)
+			mask &= ((uint64_t)1 << nptr) - 1;
+		for (uint64_t e = 0; e < n; e++, x += esize)
+			for (uint64_t m = mask; m != 0; m &= m - 1)
+				heapBitsPut(x + 8 * (uint64_t)__builtin_ctzll(m), true);
+		return x0;
+	}
+	for (uint64_t e = 0; e < n; e++, x += esize)
+		for (uint64_t j = 0; j < nptr; j += 8) {
+			unsigned m = gcdata[j / 8];
+			if (nptr - j < 8) /* the mask's last byte: its words only */
+				m &= (1u << (nptr - j)) - 1;
+			while (m != 0) {
+				heapBitsPut(x + 8 * (j + (uint64_t)__builtin_ctz(m)), true);
+				m &= m - 1;
+			}
+		}
 	return x0;
 }
