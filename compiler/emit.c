@@ -1113,16 +1113,19 @@ static uint32_t strhash32(const char *s) {
  * 128 bytes is stored indirectly, as a pointer.  Every part is a multiple
  * of 8 bytes long, so there is no padding, and map.c checks at makemap
  * that the sizes agree.  Its descriptor tells the collector which words of
- * a bucket are pointers: the overflow word always is, so overflow buckets
- * are kept alive through their predecessor (Go keeps those of pointer-free
- * buckets in mapextra instead, and marks such buckets noscan). */
+ * a bucket are pointers: the overflow word is one when a key or an elem
+ * is, so overflow buckets are kept alive through their predecessor; else
+ * it is a uintptr, the bucket has no pointers and is allocated noscan, and
+ * the runtime lists its heap overflow buckets apart (map.c's ovflist, Go's
+ * mapextra). */
 static Type *buckettype(Type *m) {
 	Type *k = m->key, *e = m->elem;
 	if (tsize(k) > 128)
 		k = ptrto(k);
 	if (tsize(e) > 128)
 		e = ptrto(e);
-	Type *parts[] = {arrayof(types[T_UINT8], 8), arrayof(k, 8), arrayof(e, 8), types[T_UNSAFEPTR]};
+	Type *ovf = haspointers(k) || haspointers(e) ? types[T_UNSAFEPTR] : types[T_UINTPTR];
+	Type *parts[] = {arrayof(types[T_UINT8], 8), arrayof(k, 8), arrayof(e, 8), ovf};
 	const char *names[] = {"topbits", "keys", "elems", "overflow"};
 	Type *t = newtype(T_STRUCT);
 	for (int i = 0; i < 4; i++) {

@@ -818,7 +818,9 @@ typedef struct GlMapIter {
 	void *bptr;
 	uintptr_t startBucket, bucket, i, B, wrapped, offset, checkBucket;
 	uintptr_t inheap; /* not in a goroutine stack (reflect's MapIter): stores need the barrier */
-	uintptr_t pad;
+	/* noscan buckets: the lists of the heap overflow buckets of buckets and
+	 * of the map's old array, when iteration started (map.c) */
+	void *overflow, *oldoverflow;
 } GlMapIter;
 extern const GlType gl_mapitertype; /* its layout, for stack maps */
 void mapiterinit(G *g, const GlType *maptype, GlMap *m, GlMapIter *it);

@@ -64,9 +64,11 @@
  * the next preallocated overflow bucket are pointers), bucket arrays and
  * overflow buckets with the map type's bucket descriptor, which glc emits
  * (GlType.bucket): the keys' and elems' pointer words, and the overflow
- * word, always — so an overflow bucket is kept alive by the bucket before
- * it, where Go marks pointer-free buckets noscan and keeps their overflow
- * buckets in mapextra.  initlayout checks that glc's bucket and ours agree.
+ * word — when there are any.  A bucket of a map whose keys and elems hold
+ * no pointers (map[int]int) has none: glc types its overflow word uintptr,
+ * so its arrays are noscan, never read by the collector, and its heap
+ * overflow buckets are kept alive by a list of them (ovflist, below; Go's
+ * mapextra).  initlayout checks that glc's bucket and ours agree.
  * Every copy or clear of a key or elem that can hold pointers is typed
  * (mbarrier.c: movekey, moveelem_f, clearkeyelem below), for the write
  * barrier; maps of scalars keep their plain copies.
@@ -142,12 +144,33 @@ struct GlMap {
 	uintptr_t nevacuate;   /* old buckets below this are evacuated */
 	uint8_t *nextOverflow; /* next free preallocated overflow bucket */
 	const GlType *bucket;  /* a bucket's layout, for the collector */
+	/* Noscan buckets only (bucket->ptrdata == 0), else NULL: the overflow
+	 * buckets allocated from the heap for buckets (ovf) and for oldbuckets
+	 * (oldovf).  Each list belongs to one bucket array: hashGrow moves
+	 * ovf to oldovf, the end of the evacuation drops oldovf. */
+	struct ovflist *ovf, *oldovf;
 };
+
+/* A list of the heap overflow buckets of one noscan bucket array: the
+ * collector does not read a noscan bucket's overflow word, so it finds
+ * them here.  The first block is the list's identity, which an iterator
+ * keeps (GlMapIter.overflow) while it may walk that array's chains; blocks
+ * after it, newest first, hold the rest. */
+enum { ovflistCap = 14 }; /* a block is 128 bytes, a size class */
+typedef struct ovflist {
+	struct ovflist *more;
+	uintptr_t n;
+	uint8_t *b[ovflistCap];
+} ovflist;
+
+GL_RTTYPE(gltype_ovflist, ovflist, "runtime.ovflist",
+	  GL_PTRWORD(ovflist, more) | (((uint64_t)1 << ovflistCap) - 1) * GL_PTRWORD(ovflist, b));
 
 /* The map header's own descriptor: the words the collector follows.  key,
  * elem and bucket are static descriptors, not heap objects. */
 GL_RTTYPE(gltype_hmap, GlMap, "runtime.hmap",
-	  GL_PTRWORD(GlMap, buckets) | GL_PTRWORD(GlMap, oldbuckets) | GL_PTRWORD(GlMap, nextOverflow));
+	  GL_PTRWORD(GlMap, buckets) | GL_PTRWORD(GlMap, oldbuckets) | GL_PTRWORD(GlMap, nextOverflow) |
+		  GL_PTRWORD(GlMap, ovf) | GL_PTRWORD(GlMap, oldovf));
 
 /* A slot: bucket and index.  Returned in two registers. */
 typedef struct {
@@ -180,6 +203,10 @@ static inline uint8_t **overflowp(const GlMap *h, uint8_t *b) {
 }
 
 static inline bool growing(const GlMap *h) { return h->oldbuckets != NULL; }
+
+/* The buckets hold no pointers: allocated noscan, heap overflow buckets
+ * listed in h->ovf. */
+static inline bool noscanBuckets(const GlMap *h) { return h->bucket->ptrdata == 0; }
 
 /* Buckets in the old array. */
 static inline uintptr_t noldbuckets(const GlMap *h) {
@@ -463,9 +490,11 @@ static GL_NOINLINE uint8_t *makeBucketArray(GlMap *h, uint8_t B, uint8_t *dirty)
 	if (dirty == NULL) {
 		buckets = mallocgc(nb * bsz, h->bucket, true);
 	} else {
-		/* clear(m): a bucket always has pointers (the overflow word) */
-		buckets = dirty;
-		memclrHasPointers(buckets, nb * bsz);
+		buckets = dirty; /* clear(m) */
+		if (noscanBuckets(h))
+			memset(buckets, 0, nb * bsz);
+		else
+			memclrHasPointers(buckets, nb * bsz);
 	}
 	writebarrierptr(&h->nextOverflow, NULL);
 	if (nb != base) {
@@ -489,24 +518,63 @@ static inline void incrnoverflow(GlMap *h) {
 		h->noverflow++;
 }
 
+/* The list of h's current bucket array, made if there is none yet.  On
+ * g0 (it allocates). */
+static ovflist *ovflistOf(GlMap *h) {
+	if (h->ovf == NULL)
+		writebarrierptr(&h->ovf, mallocgc(sizeof(ovflist), &gltype_ovflist, true));
+	return h->ovf;
+}
+
+/* The list block with room for one more bucket: the first until it is
+ * full, then the newest of the rest, a new one after the first when that
+ * one is full too.  On g0. */
+static ovflist *ovflistRoom(GlMap *h) {
+	ovflist *l = ovflistOf(h), *t = l;
+	if (t->n == ovflistCap)
+		t = l->more;
+	if (t == NULL || t->n == ovflistCap) {
+		t = mallocgc(sizeof(ovflist), &gltype_ovflist, true);
+		writebarrierptr(&t->more, l->more);
+		writebarrierptr(&l->more, t);
+	}
+	return t;
+}
+
 /* An overflow bucket from the heap.  On g0: an evacuation (or an assign)
  * that needs one is deep in the reserve band already, and what mallocgc
  * may call on its slow path does not fit below it; and it is rare (a
- * bucket array comes with preallocated overflow buckets). */
+ * bucket array comes with preallocated overflow buckets).  A noscan
+ * bucket goes into h's list at once: the room for it is made first, so
+ * that no allocation comes between the bucket's and its first reference
+ * the collector can see. */
 typedef struct newbucketargs {
-	const GlType *bucket;
+	GlMap *h;
 	uint8_t *b;
 } newbucketargs;
 
 static void newbucket_m(void *arg) {
 	newbucketargs *a = arg;
-	a->b = mallocgc(a->bucket->size, a->bucket, true);
+	GlMap *h = a->h;
+	if (!noscanBuckets(h)) {
+		a->b = mallocgc(h->bucket->size, h->bucket, true);
+		return;
+	}
+	ovflist *t = ovflistRoom(h);
+	a->b = mallocgc(h->bucket->size, h->bucket, true);
+	writebarrierptr(&t->b[t->n], a->b);
+	t->n++;
 }
 
-static GL_NOINLINE uint8_t *newbucket(const GlMap *h) {
-	newbucketargs a = {h->bucket, NULL};
+static GL_NOINLINE uint8_t *newbucket(GlMap *h) {
+	newbucketargs a = {h, NULL};
 	systemstack(newbucket_m, &a);
 	return a.b;
+}
+
+/* mapiterinit's: h's list, made if there is none (on g0). */
+static void ovflistOf_m(void *arg) {
+	ovflistOf(arg);
 }
 
 /* Chain a new overflow bucket after b. */
@@ -570,7 +638,8 @@ static void initlayout(GlMap *h, const GlType *mt) {
 	h->elemsize = (uint32_t)es;
 	h->bucketsize = (uint32_t)(dataOffset + bucketCnt * (ks + es) + sizeof(void *));
 	h->bucket = mt->bucket;
-	if (mt->bucket == NULL || mt->bucket->size != h->bucketsize)
+	if (mt->bucket == NULL || mt->bucket->size != h->bucketsize ||
+	    (mt->bucket->ptrdata == 0) != !(f & (keyHasPtr | elemHasPtr)))
 		gl_throw("makemap: glc's bucket layout and the runtime's disagree");
 	h->fastkind = FK_GENERIC;
 	if (!(f & indirectElem)) {
@@ -710,6 +779,8 @@ static GL_NOINLINE void hashGrow(GlMap *h) {
 	h->B += bigger;
 	writebarrierptr(&h->oldbuckets, old);
 	writebarrierptr(&h->buckets, nb);
+	writebarrierptr(&h->oldovf, h->ovf); /* the lists follow their arrays */
+	writebarrierptr(&h->ovf, NULL);
 	h->nevacuate = 0;
 	h->noverflow = 0;
 }
@@ -726,6 +797,7 @@ static void advanceEvacuationMark(GlMap *h, uintptr_t newbit) {
 		h->nevacuate++;
 	if (h->nevacuate == newbit) {
 		writebarrierptr(&h->oldbuckets, NULL);
+		writebarrierptr(&h->oldovf, NULL);
 		h->flags &= ~sameSizeGrow;
 	}
 }
@@ -1103,6 +1175,14 @@ void mapclear(G *g, const GlType *mt, GlMap *h) {
 	}
 	h->flags &= ~sameSizeGrow;
 	writebarrierptr(&h->oldbuckets, NULL);
+	writebarrierptr(&h->oldovf, NULL);
+	/* The array is reused: with no iterator its heap overflow buckets are
+	 * garbage.  An iterator may still be in one of its chains and may
+	 * reach overflow buckets added after this (it holds only the list it
+	 * started with), so then the list is kept, until the next growth
+	 * (Go drops it here). */
+	if (!(h->flags & (iterator | oldIterator)))
+		writebarrierptr(&h->ovf, NULL);
 	h->nevacuate = 0;
 	h->noverflow = 0;
 	h->count = 0;
@@ -1115,18 +1195,20 @@ void mapclear(G *g, const GlType *mt, GlMap *h) {
 
 /* ---- iteration ---- */
 
-/* GlMapIter (gl.h) is Go's hiter without the GC-only overflow fields:
- * key, elem, t, h, buckets (the array when iteration started), bptr (current
- * bucket), startBucket, bucket (next bucket to visit), i (next slot), B,
- * wrapped, offset (slot rotation), checkBucket (see mapiternext). */
+/* GlMapIter (gl.h) is Go's hiter: key, elem, t, h, buckets (the array
+ * when iteration started), bptr (current bucket), startBucket, bucket
+ * (next bucket to visit), i (next slot), B, wrapped, offset (slot
+ * rotation), checkBucket (see mapiternext), inheap, and overflow and
+ * oldoverflow, the lists of the heap overflow buckets of buckets and of
+ * the old array when the buckets are noscan. */
 
 /* The layout of a GlMapIter for the stack maps: glc lists a range loop's
  * iterator as a frame slot of this type, so that a scan sees the map and
- * the bucket it walks.  Words 0 key, 1 elem, 3 h, 4 buckets and 5 bptr
- * point into the heap; word 2, t, is a static descriptor. */
-static const uint8_t mapiter_ptrmask[] = {0x3b};
+ * the bucket it walks.  Words 0 key, 1 elem, 3 h, 4 buckets, 5 bptr, 14
+ * overflow and 15 oldoverflow point into the heap; word 2, t, is a static descriptor. */
+static const uint8_t mapiter_ptrmask[] = {0x3b, 0xc0};
 const GlType gl_mapitertype = {
-	.size = sizeof(GlMapIter), .ptrdata = 6 * sizeof(void *), .kind = GL_KIND_STRUCT, .align = 8,
+	.size = sizeof(GlMapIter), .ptrdata = 16 * sizeof(void *), .kind = GL_KIND_STRUCT, .align = 8,
 	.gcdata = mapiter_ptrmask, .str = {(const uint8_t *)"runtime.hiter", 13},
 };
 
@@ -1154,6 +1236,17 @@ void mapiterinit(G *g, const GlType *mt, GlMap *h, GlMapIter *it) {
 	iterptr(it, &it->h, h);
 	it->B = h->B;
 	iterptr(it, &it->buckets, h->buckets);
+	/* Noscan buckets: the iterator may walk a chain of buckets, or of the
+	 * old array, after the end of a growth has dropped its list from the
+	 * map, so it keeps both lists (buckets' made now if there is none:
+	 * its chains may gain overflow buckets later; the old array gains
+	 * none). */
+	if (noscanBuckets(h)) {
+		if (h->ovf == NULL)
+			systemstack(ovflistOf_m, h);
+		iterptr(it, &it->overflow, h->ovf);
+		iterptr(it, &it->oldoverflow, h->oldovf);
+	}
 	uint64_t r = newseed();
 	it->startBucket = r & bucketMask(h->B);
 	it->offset = (r >> (h->B & 63)) & (bucketCnt - 1);
