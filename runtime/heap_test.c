@@ -548,6 +548,14 @@ static void test_sweep(void) {
 		obj[i] = mallocgc(t_pip.size, &t_pip, true);
 		obj[i][1] = (void *)(uintptr_t)(i + 1);
 	}
+	/* noscan objects of 48 bytes, every other one marked */
+	uint8_t **ns = malloc(NSWEEP * sizeof *ns);
+	for (int i = 0; i < NSWEEP; i++) {
+		ns[i] = mallocgc(48, NULL, true);
+		memset(ns[i], 0xee, 48);
+	}
+	for (int i = 0; i < NSWEEP; i += 2)
+		gcmarknewobject(c, spanOfHeap((uintptr_t)ns[i]), (uintptr_t)ns[i]);
 	uint8_t *big = mallocgc(100000, &t_ii, true), *dead = mallocgc(300000, &t_ii, true);
 	memset(big, 0xab, 100000);
 	memset(dead, 0xcd, 300000);
@@ -570,6 +578,19 @@ static void test_sweep(void) {
 			ok &= (i % 2 == 0) == (find(obj[i]) == (uintptr_t)obj[i]) &&
 			      obj[i][1] == (i % 2 == 0 ? (void *)(uintptr_t)(i + 1) : NULL);
 	CHECK(ok, "ensureSwept: swept, marked objects kept, the others freed and cleared");
+	mspan *ns0 = spanOfHeap((uintptr_t)ns[0]);
+	ensureSwept(ns0);
+	CHECK(ns0->needzero && find(ns[1]) == 0 && ns[1][0] == 0xee && ns[1][47] == 0xee && ns[0][47] == 0xee,
+	      "ensureSwept, noscan: freed slots left as they were, the span marked needzero");
+	ok = true;
+	int reused = 0;
+	for (int i = 0; i < NSWEEP; i++) {
+		uint8_t *p = mallocgc(48, NULL, true);
+		reused += spanOfHeap((uintptr_t)p) == ns0;
+		for (int j = 0; j < 48; j++)
+			ok &= p[j] == 0;
+	}
+	CHECK(ok && reused > 0, "noscan slots freed by the sweeper: cleared by mallocgc when asked");
 
 	mspan *bs = spanOfHeap((uintptr_t)big);
 	sweepReclaim(1 << 20); /* more than all: every large object's span swept (the earlier tests' first) */
@@ -600,6 +621,7 @@ static void test_sweep(void) {
 	CHECK(gcstats.freedObjects - freed0 >= NSWEEP - NSWEEP / 4 + 1, "sweepers: the frees counted");
 	CHECK(sweepone() == UINTPTR_MAX && isSweepDone(), "sweepone: nothing left");
 	free(obj);
+	free(ns);
 }
 
 /* ---- gccheckmark's path (mgc.c, gcPathTo) ---- */

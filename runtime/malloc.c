@@ -31,8 +31,9 @@
  * with a small frame (testdata/stackusage.py): the size class from a table,
  * the P from TLS (tls_g->m->p), the cached span, nextFreeFast (a count of
  * trailing zeros, a compare, a shift, two stores, a multiply-add), then
- * clearing if the slot may hold old data (span.needzero; never yet, since
- * nothing is freed) and the pointer bits for scan classes.
+ * clearing if the slot may hold old data and the caller wants zeroed
+ * memory (span.needzero: a noscan span's freed slots are cleared here, a
+ * scan span's by the sweeper) and the pointer bits for scan classes.
  * No lock, no atomic operation, no counter: statistics are settled per
  * span (mcache.c).  Everything else goes through systemstack to g0:
  *  - mallocslow: the span's 64-slot window or the span is used up
@@ -228,19 +229,21 @@ static GL_NOINLINE void *mallocslow(uint64_t size, const GlType *typ, bool needz
 
 static void mallocclear_m(void *arg) {
 	mallocArgs *a = arg;
-	initObject(a->x, a->s, a->size, a->typ, a->noscan, true);
+	initObject(a->x, a->s, a->size, a->typ, a->noscan, a->needzero);
 	if (GL_UNLIKELY(gcBlackenEnabled))
 		gcmarknewobject(&getm()->p->mcache, a->s, a->x); /* mallocgc's callers have a P */
 }
 
-/* A slot of a span that may hold old data (needzero): cleared, then its
- * pointer bits, on g0 (a bitmap clear and a memset would not fit the
- * stack band after the callers' frames).  Also the way of any slot the
- * fast paths take while the collector marks, to be marked black (there
- * is no room for that call on the goroutine's stack either: a span
- * without needzero is not cleared).  Returns x. */
-static GL_NOINLINE void *mallocclear(uintptr_t x, mspan *s, uint64_t size, const GlType *typ, bool noscan) {
-	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .x = x, .s = s};
+/* A slot of a scan span that may hold old data (needzero): cleared,
+ * then its pointer bits, on g0 (a bitmap clear and a memset would not fit
+ * the stack band after the callers' frames).  Also the way of any slot
+ * the fast paths take while the collector marks, to be marked black
+ * (there is no room for that call on the goroutine's stack either),
+ * cleared if the span has needzero and the caller asked for zeroed
+ * memory.  Returns x. */
+static GL_NOINLINE void *mallocclear(uintptr_t x, mspan *s, uint64_t size, const GlType *typ, bool noscan,
+				     bool needzero) {
+	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .needzero = needzero, .x = x, .s = s};
 	systemstack(mallocclear_m, &a);
 	return (void *)x;
 }
@@ -381,10 +384,10 @@ static GL_NOINLINE void *malloctiny(mcache *c, uint64_t size) {
 	if (GL_UNLIKELY(x == 0))
 		return mallocslow(maxTinySize, NULL, true, c, tinySpanClass, size | slowCounted);
 	tinyInstall(c, x, size);
-	if (GL_UNLIKELY(s->needzero))
-		return mallocclear(x, s, maxTinySize, NULL, true);
 	if (GL_UNLIKELY(gcBlackenEnabled)) /* black: mallocclear marks it */
-		return mallocclear(x, s, maxTinySize, NULL, true);
+		return mallocclear(x, s, maxTinySize, NULL, true, true);
+	if (GL_UNLIKELY(s->needzero)) /* a new block: zero, for its next pieces too */
+		return memset((void *)x, 0, maxTinySize);
 	return (void *)x;
 }
 
@@ -429,10 +432,17 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 	 * words (S7) */
 	if (GL_UNLIKELY(x == 0))
 		return mallocslow(size, typ, needzero, c, spc, slowCounted);
-	if (GL_UNLIKELY(s->needzero) && needzero)
-		return mallocclear(x, s, size, typ, noscan);
 	if (GL_UNLIKELY(gcBlackenEnabled)) /* black: these slow paths mark it too */
-		return noscan ? mallocclear(x, s, size, typ, noscan) : heapBitsSlow(x, s, size, typ);
+		return noscan || (s->needzero && needzero) ? mallocclear(x, s, size, typ, noscan, needzero)
+							 : heapBitsSlow(x, s, size, typ);
+	if (GL_UNLIKELY(s->needzero) && needzero) {
+		/* a noscan slot is cleared here, memset a libc leaf the stack
+		 * band allows (and a tail call: it returns x); a scan slot's
+		 * pointer bits need g0 */
+		if (noscan)
+			return memset((void *)x, 0, s->elemsize);
+		return mallocclear(x, s, size, typ, noscan, needzero);
+	}
 	if (noscan)
 		return (void *)x;
 	/* pointer bits of one object of at most 8 words of ptrdata, in a

@@ -7,10 +7,13 @@
  * alloc bitmap (the old alloc bitmap, cleared, is the next cycle's mark
  * bitmap), freeindex goes back to 0 and the allocator finds the freed
  * slots through the bits (mheap.h: a slot at or past freeindex is free
- * iff its alloc bit is clear).  Freed slots are cleared at once — memory
- * and pointer bits — so that mallocgc's fast path, which writes pointer
- * bits by OR and hands out memory as zero, meets no old data
- * (span.needzero stays false).  With GLDEBUG=clobberfree=1 freed slots are
+ * iff its alloc bit is clear).  A scan span's freed slots are cleared at
+ * once — memory and pointer bits — so that mallocgc's fast path, which
+ * writes pointer bits by OR and hands out memory as zero, meets no old
+ * data (its needzero stays false).  A noscan span's are not: it is marked
+ * needzero, and mallocgc clears a slot only when its caller asks for
+ * zeroed memory (Go's way for every span) — a string, or a slice append
+ * fills, is written over anyway.  With GLDEBUG=clobberfree=1 freed slots are
  * filled with 0xdb instead and the span is marked needzero, so that a
  * pointer the marker missed reads poison, not a plausible object — and
  * for one more cycle, not a new object put in the same place: the slots
@@ -53,14 +56,16 @@
  */
 #include "rt.h"
 
-/* Clear slot i of s after it was freed: its memory (or poison it) and
- * its pointer bits. */
+/* Slot i of s was freed: clear a scan slot's memory and pointer bits (or
+ * poison it); a noscan slot is left as it is, the span marked needzero. */
 static void freeslot(mspan *s, uint32_t i) {
 	uintptr_t x = s->startAddr + (uintptr_t)i * s->elemsize;
 	if (gl_debug.clobberfree) {
 		memset((void *)x, 0xdb, s->elemsize);
 		s->needzero = true;
-	} else
+	} else if (spanClass_noscan(s->spanclass))
+		s->needzero = true;
+	else
 		memset((void *)x, 0, s->elemsize);
 	if (!spanClass_noscan(s->spanclass)) {
 		wbshadowFree(x, s->elemsize);

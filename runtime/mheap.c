@@ -486,10 +486,12 @@ mspan *mheap_alloc(uintptr_t npages, spanClass spc) {
 	uint64_t growth = memstats.heap_sys - sys0, reused = s->scavenged * pageSize;
 	if (s->scavenged != 0)
 		unscavenge(s, spc);
-	if (s->needzero && spanClass_sizeclass(spc) != 0) {
-		/* reused pages of a small-object span: cleared once here, so
-		 * that mallocgc's fast path never meets needzero (a large
-		 * object is cleared by mallocgc, only as far as asked) */
+	if (s->needzero && spanClass_sizeclass(spc) != 0 && !spanClass_noscan(spc)) {
+		/* reused pages of a small-object scan span: cleared once here,
+		 * so that mallocgc's fast path for pointerful objects never
+		 * meets needzero (a noscan span keeps it, and mallocgc clears
+		 * a slot when asked, inline; a large object is cleared by
+		 * mallocgc, only as far as asked) */
 		memset((void *)s->startAddr, 0, npages * pageSize);
 		s->needzero = false;
 		clearPageBits(s->startAddr, npages);

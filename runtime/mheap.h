@@ -85,8 +85,9 @@ typedef struct special special;
  *  - allocCount counts allocated slots; a span in an mcache is used by
  *    that P only (no lock), one in an mcentral list under its lock;
  *  - allocBits and gcmarkBits have (nelems + 63) / 64 * 8 bytes;
- *  - needzero: some slot may hold old data (memory reused), so an
- *    allocation that needs zeroed memory must clear it;
+ *  - needzero: some slot may hold old data (memory reused, or a noscan
+ *    slot the sweeper freed and left as it was), so an allocation that
+ *    needs zeroed memory must clear it;
  *  - specials: the span's special records (mspecial.c), sorted by offset
  *    then kind, under speciallock; the sweeper frees a span only once it
  *    has none (a special's object is live, or the sweeper queued its
