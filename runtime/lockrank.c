@@ -205,11 +205,9 @@ static void assertLockHeld_m(void *arg) {
 	rankProblem(mp, arg, "caller requires", "not holding required lock!");
 }
 
-/* Throw unless this M holds l (Go's assertLockHeld); only in lockrank
- * mode, where the list exists. */
-void assertLockHeld(mutex *l) {
-	if (GL_UNLIKELY(gl_debug.lockrank))
-		systemstack(assertLockHeld_m, l);
+/* assertLockHeld's check (rt.h), in lockrank mode. */
+void assertLockHeldSlow(mutex *l) {
+	systemstack(assertLockHeld_m, l);
 }
 
 /* ---- stdlib/runtime's LockRankForTest ---- */

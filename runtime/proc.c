@@ -234,7 +234,7 @@ void casgstatus(G *gp, uint32_t oldval, uint32_t newval) {
  * compare-and-swap of casgstatus is the most expensive line of Go's
  * channel hand-off (seed 000's profile), and gl's hand-off is a third
  * cheaper without it. */
-static inline void setgstatusnotrace(G *gp, uint32_t oldval, uint32_t newval) {
+static inline __attribute__((always_inline)) void setgstatusnotrace(G *gp, uint32_t oldval, uint32_t newval) {
 	if (GL_UNLIKELY(__atomic_load_n(&gp->atomicstatus, __ATOMIC_RELAXED) != oldval))
 		badgstatus(gp, oldval, newval);
 	__atomic_store_n(&gp->atomicstatus, newval, __ATOMIC_RELEASE);
@@ -242,7 +242,7 @@ static inline void setgstatusnotrace(G *gp, uint32_t oldval, uint32_t newval) {
 
 /* With GLDEBUG=trace, the trace records the change (trace.c) before it
  * is published, as casgstatus does. */
-static inline void setgstatus(G *gp, uint32_t oldval, uint32_t newval) {
+static inline __attribute__((always_inline)) void setgstatus(G *gp, uint32_t oldval, uint32_t newval) {
 	if (GL_UNLIKELY(trace_on))
 		traceGoStatus(gp, oldval, newval);
 	setgstatusnotrace(gp, oldval, newval);

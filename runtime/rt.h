@@ -124,7 +124,7 @@ bool trylock(mutex *l); /* lock(l) if free; false otherwise */
 void lockWithRank(mutex *l);    /* lockrank.c: GLDEBUG=lockrank's check, l about to be taken */
 void trylockWithRank(mutex *l); /* trylock took l */
 void unlockWithRank(mutex *l);  /* l about to be released */
-void assertLockHeld(mutex *l);  /* lockrank mode: throw unless this M holds l */
+void assertLockHeldSlow(mutex *l); /* lockrank.c; assertLockHeld, below, calls it */
 void gorootinit(void);  /* os_linux.c: GOROOT at start-up, for runtime.GOROOT */
 void unlock(mutex *l);
 
@@ -964,6 +964,14 @@ typedef struct gl_debugvars {
 } gl_debugvars;
 extern gl_debugvars gl_debug;
 void parsedebugvars(void);
+
+/* Throw unless this M holds l (Go's assertLockHeld); only in lockrank
+ * mode, where the list of held locks exists.  Inline: the scheduler's
+ * queue functions say what they need with it, a load and a branch. */
+static inline void assertLockHeld(mutex *l) {
+	if (GL_UNLIKELY(gl_debug.lockrank))
+		assertLockHeldSlow(l);
+}
 /* GLTRACEBACK (Go's GOTRACEBACK): level 0 none, 1 user frames, 2 runtime
  * frames too; all: every goroutine; crash: abort() for a core dump. */
 void gotraceback(int32_t *level, bool *all, bool *crash);
