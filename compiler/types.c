@@ -227,7 +227,17 @@ bool haspointers(Type *t) {
 		return true;
 	case T_ARRAY:
 		return u->len > 0 && haspointers(u->elem);
-	case T_STRUCT:
+	/* A tuple is a call's results, in a frame temporary that the caller
+	 * reads after the call: for `a, b := f()` with a in a heap box, the
+	 * box's newobject runs before b is read, and for g(f()) or `return
+	 * f()` so may an interface conversion's.  A collection there must see
+	 * the pointers still waiting in the tuple: with pointers it is a
+	 * scanned frame member like any other value (emitexpr.c newtemp),
+	 * zeroed at entry and after its statement, and its descriptor has
+	 * their bitmap.  (Seen as no pointers, it lay in the frame's
+	 * unscanned part, and os/exec's `pr, pw, err := c.pipe()` freed the
+	 * pipe's Files in the box's allocation: testdata/run/gc_tuple.) */
+	case T_STRUCT: case T_TUPLE:
 		for (int i = 0; i < u->fields.n; i++)
 			if (haspointers(((Field *)u->fields.v[i])->type))
 				return true;

@@ -35,8 +35,8 @@ extern const GlType gltype_struct_f0_f1_2 __asm__("gltype_1eb2a3174517e8a2") __a
 extern const GlType gltype_ptr_string __asm__("gltype_88c2627bd1f758d0") __attribute__((weak)); /* *string */
 extern const GlType gltype_ptr_tuple_int_string __asm__("gltype_02a79b7ed5ed4964") __attribute__((weak)); /* *(int, string) */
 extern const GlType gltype_any __asm__("gltype_0b9561ce22513fc4") __attribute__((weak)); /* interface {} */
-extern const GlType gltype_unsafe_Pointer __asm__("gltype_5c98b139ebbf6820") __attribute__((weak)); /* unsafe.Pointer */
 extern const GlType gltype_tuple_int_string __asm__("gltype_58bf2a189bdb831c") __attribute__((weak)); /* (int, string) */
+extern const GlType gltype_unsafe_Pointer __asm__("gltype_5c98b139ebbf6820") __attribute__((weak)); /* unsafe.Pointer */
 
 /* ---- package variables ---- */
 
@@ -294,22 +294,22 @@ struct main_main__frame {
 	GlFrame h;
 	GlFunc * t1;
 	GlFunc * _c; /* c testdata/emit/closure.gl:24 */
-	/* no pointers below: not zeroed at entry */
 	struct gltuple_int_string t3;
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_main__frame, fp, fpoff)
 static const GlFrameSlot main_main__slots[] = {
 	{&gltype_func_ret_int, offsetof(struct main_main__frame, t1)},
 	{&gltype_func_ret_int, offsetof(struct main_main__frame, _c)},
+	{&gltype_tuple_int_string, offsetof(struct main_main__frame, t3)},
 };
-static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/closure.gl", 23, sizeof(struct main_main__frame), main_main__slots, 2, (void (*)(void))main_main, .noargs = true};
+static const GlFuncInfo main_main__info __attribute__((used)) = {"main.main", "$SRCDIR/testdata/emit/closure.gl", 23, sizeof(struct main_main__frame), main_main__slots, 3, (void (*)(void))main_main, .noargs = true};
 GL_FUNC void main_main(G *g) {
 	struct main_main__frame *fp;
 	uintptr_t fpoff;
 	int64_t t2;
 	GL_PCLINE(main_main__info, 23);
 	GL_STACKCHECK(g, sizeof(struct main_main__frame), main_main__info, 23, );
-	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, offsetof(struct main_main__frame, t3));
+	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, sizeof(struct main_main__frame));
 	/* testdata/emit/closure.gl:24 */
 	GL_PCLINE(main_main__info, 24);
 	{ __auto_type r_ = main_counter(g); RELOAD; fp->t1 = r_; }
@@ -356,6 +356,7 @@ GL_FUNC void main_main(G *g) {
 	printstring(fp->t3.r1);
 	printnl();
 	printunlock();
+	GL_CLEAR(fp->t3);
 	/* testdata/emit/closure.gl:28 */
 	GL_PCLINE(main_main__info, 28);
 	main_safediv(g, &fp->t3, ((int64_t)7ll), ((int64_t)0ll));
@@ -367,6 +368,7 @@ GL_FUNC void main_main(G *g) {
 	printstring(fp->t3.r1);
 	printnl();
 	printunlock();
+	GL_CLEAR(fp->t3);
 	/* testdata/emit/closure.gl:29 */
 	goto ret;
 ret:
@@ -477,17 +479,18 @@ __attribute__((weak)) const GlType gltype_any = { /* interface {} */
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
-static const uint8_t gltype_unsafe_Pointer__gc[] = {1};
-__attribute__((weak)) const GlType gltype_unsafe_Pointer = { /* unsafe.Pointer */
-	.size = 8, .ptrdata = 8, .hash = 2991553696u, .kind = GL_KIND_UNSAFEPOINTER, .align = 8, .tflag = 5,
-	.gcdata = gltype_unsafe_Pointer__gc, .str = ((GlString){(const uint8_t *)"unsafe.Pointer", 14}), .equal = gl_memequal, .hashfn = gl_memhash,
+static const uint8_t gltype_tuple_int_string__gc[] = {2};
+__attribute__((weak)) const GlType gltype_tuple_int_string = { /* (int, string) */
+	.size = 24, .ptrdata = 16, .hash = 3990490388u, .kind = GL_KIND_INVALID, .align = 8, .tflag = 1,
+	.gcdata = gltype_tuple_int_string__gc, .str = ((GlString){(const uint8_t *)"(int, string)", 13}), .equal = gl_memequal, .hashfn = gl_memhash,
 	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
-__attribute__((weak)) const GlType gltype_tuple_int_string = { /* (int, string) */
-	.size = 24, .ptrdata = 0, .hash = 3990490388u, .kind = GL_KIND_INVALID, .align = 8, .tflag = 1,
-	.gcdata = 0, .str = ((GlString){(const uint8_t *)"(int, string)", 13}), .equal = gl_memequal, .hashfn = gl_memhash,
+static const uint8_t gltype_unsafe_Pointer__gc[] = {1};
+__attribute__((weak)) const GlType gltype_unsafe_Pointer = { /* unsafe.Pointer */
+	.size = 8, .ptrdata = 8, .hash = 2991553696u, .kind = GL_KIND_UNSAFEPOINTER, .align = 8, .tflag = 5,
+	.gcdata = gltype_unsafe_Pointer__gc, .str = ((GlString){(const uint8_t *)"unsafe.Pointer", 14}), .equal = gl_memequal, .hashfn = gl_memhash,
 	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,

@@ -36,11 +36,11 @@ extern const GlType gltype_string __asm__("gltype_704be0d8faaffc58") __attribute
 extern const GlType gltype_ptr_tuple_string_string __asm__("gltype_6e4c1aefc7af3a76") __attribute__((weak)); /* *(string, string) */
 extern const GlType gltype_slice_string __asm__("gltype_b5ddc58628999ad8") __attribute__((weak)); /* []string */
 extern const GlType gltype_ptr_slice_string __asm__("gltype_b506913f7bf0c510") __attribute__((weak)); /* *[]string */
+extern const GlType gltype_tuple_string_string __asm__("gltype_301c62affa733e5e") __attribute__((weak)); /* (string, string) */
 extern const GlType gltype_ptr_main_pair __asm__("gltype_4fa61d0161b5b35a") __attribute__((weak)); /* *main.pair */
 extern const GlType gltype_ptr_int __asm__("gltype_feaf4ac630d6dd86") __attribute__((weak)); /* *int */
 extern const GlType gltype_int __asm__("gltype_2b9fff192bd4c83e") __attribute__((weak)); /* int */
 extern const GlType gltype_main_pair __asm__("gltype_2464f47c95ed4542") __attribute__((weak)); /* main.pair */
-extern const GlType gltype_tuple_string_string __asm__("gltype_301c62affa733e5e") __attribute__((weak)); /* (string, string) */
 
 /* ---- package variables ---- */
 
@@ -154,9 +154,8 @@ struct main_fields__frame {
 	GlSlice * glout; /* where the results go (in the caller's frame) */
 	GlSlice _out; /* out testdata/emit/frame.gl:17 */
 	GlString _f; /* f testdata/emit/frame.gl:19 */
-	GlString t2;
-	/* no pointers below: not zeroed at entry */
 	struct gltuple_string_string t1;
+	GlString t2;
 };
 #define RELOAD GL_FRAME_RELOAD(struct main_fields__frame, fp, fpoff)
 static const GlFrameSlot main_fields__slots[] = {
@@ -165,9 +164,10 @@ static const GlFrameSlot main_fields__slots[] = {
 	{&gltype_ptr_slice_string, offsetof(struct main_fields__frame, glout)},
 	{&gltype_slice_string, offsetof(struct main_fields__frame, _out)},
 	{&gltype_string, offsetof(struct main_fields__frame, _f)},
+	{&gltype_tuple_string_string, offsetof(struct main_fields__frame, t1)},
 	{&gltype_string, offsetof(struct main_fields__frame, t2)},
 };
-static const GlFuncInfo main_fields__info __attribute__((used)) = {"main.fields", "$SRCDIR/testdata/emit/frame.gl", 16, sizeof(struct main_fields__frame), main_fields__slots, 6, (void (*)(void))main_fields};
+static const GlFuncInfo main_fields__info __attribute__((used)) = {"main.fields", "$SRCDIR/testdata/emit/frame.gl", 16, sizeof(struct main_fields__frame), main_fields__slots, 7, (void (*)(void))main_fields};
 GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 	struct main_fields__frame *fp;
 	uintptr_t fpoff;
@@ -175,7 +175,7 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 	GlString p0_r;
 	GL_PARAMPIN(p0_r, p0);
 	GL_STACKCHECK(g, sizeof(struct main_fields__frame), main_fields__info, 16, GL_FIXPARAM(g, p0_r.ptr); GL_FIXPARAM(g, out); );
-	GL_FRAME_ENTERZ(g, struct main_fields__frame, fp, fpoff, main_fields__info, offsetof(struct main_fields__frame, t1));
+	GL_FRAME_ENTERZ(g, struct main_fields__frame, fp, fpoff, main_fields__info, sizeof(struct main_fields__frame));
 	fp->_s = p0_r;
 	fp->glout = out;
 	/* testdata/emit/frame.gl:17 */
@@ -193,6 +193,7 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 			if (GL_UNLIKELY(g->unwinding)) goto unwind;
 			fp->_f = fp->t1.r0;
 			fp->_s = fp->t1.r1;
+			GL_CLEAR(fp->t1);
 			/* testdata/emit/frame.gl:21 */
 			fp->t2 = fp->_f;
 			if ((uint64_t)(fp->_out.len + 1) > (uint64_t)fp->_out.cap) {
@@ -463,6 +464,14 @@ __attribute__((weak)) const GlType gltype_ptr_slice_string = { /* *[]string */
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
+static const uint8_t gltype_tuple_string_string__gc[] = {5};
+__attribute__((weak)) const GlType gltype_tuple_string_string = { /* (string, string) */
+	.size = 32, .ptrdata = 24, .hash = 2048798802u, .kind = GL_KIND_INVALID, .align = 8, .tflag = 1,
+	.gcdata = gltype_tuple_string_string__gc, .str = ((GlString){(const uint8_t *)"(string, string)", 16}), .equal = gl_memequal, .hashfn = gl_memhash,
+	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
+};
 static const uint8_t gltype_ptr_main_pair__gc[] = {1};
 __attribute__((weak)) const GlType gltype_ptr_main_pair = { /* *main.pair */
 	.size = 8, .ptrdata = 8, .hash = 691075866u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
@@ -497,11 +506,4 @@ __attribute__((weak)) const GlType gltype_main_pair = { /* main.pair */
 	.elem = 0, .key = 0, .len = 0, .fields = gltype_main_pair__fields, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 2, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = &gltype_ptr_main_pair, .bucket = 0,
-};
-__attribute__((weak)) const GlType gltype_tuple_string_string = { /* (string, string) */
-	.size = 32, .ptrdata = 0, .hash = 2048798802u, .kind = GL_KIND_INVALID, .align = 8, .tflag = 1,
-	.gcdata = 0, .str = ((GlString){(const uint8_t *)"(string, string)", 16}), .equal = gl_memequal, .hashfn = gl_memhash,
-	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
-	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
