@@ -38,10 +38,14 @@ is_skipgo() {
 	printf '%s\n' $skipgo | grep -qx "$1"
 }
 
-# truncate: keep a panic's own lines, drop Go's traceback.
+# truncate: keep a panic's own lines, drop Go's traceback — from the
+# first "goroutine N [" or "runtime stack:" line after the panic, a fatal
+# error or a signal's dump began (a program may print such lines itself:
+# runtime_stack prints runtime.Stack's).
 truncate_panic() {
 	awk '
-		/^goroutine [0-9]+ \[/ || /^runtime stack:$/ { done = 1 }
+		/^(panic: |fatal error: |SIG[A-Z]+: )/ { failing = 1 }
+		failing && (/^goroutine [0-9]+ \[/ || /^runtime stack:$/) { done = 1 }
 		done { next }
 		/^\[signal / { next }
 		/^runtime: sp=/ { next }
