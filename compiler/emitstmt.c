@@ -887,6 +887,44 @@ static void rangeassign(Node *n, const char *key, Type *kt, const char *val, Typ
 
 static bool wantvar(Node *n, int i) { return i < n->list.n && !isblankid(n->list.v[i]); }
 
+/* k == k for every value of t: no floating-point number, nor an interface
+ * that may hold one, anywhere in it (a NaN key is never found again). */
+static bool reflexivekey(Type *t) {
+	Type *u = under(t);
+	switch (u->kind) {
+	case T_FLOAT32: case T_FLOAT64: case T_COMPLEX64: case T_COMPLEX128: case T_INTERFACE:
+		return false;
+	case T_ARRAY:
+		return reflexivekey(u->elem);
+	case T_STRUCT:
+		for (int i = 0; i < u->fields.n; i++)
+			if (!reflexivekey(((Field *)u->fields.v[i])->type))
+				return false;
+		return true;
+	}
+	return true;
+}
+
+/* `for k := range m { delete(m, k) }` empties m, and Go compiles it to one
+ * clear of the map (runtime mapclear: the buckets cleared in place, no
+ * iteration; its walk's isMapClear), and so does glc — when m is a
+ * variable, k the loop's own key, and the key type reflexive: a NaN key
+ * is never deleted by the loop, so with floats the loop is kept. */
+static bool ismapclear(Node *n) {
+	Node *x = n->a, *body = n->d;
+	if (n->op != 1 || n->list.n != 1 || !wantvar(n, 0) || x->kind != N_IDENT || x->obj == NULL ||
+	    x->obj->kind != O_VAR || !reflexivekey(under(x->type)->key) || body->list.n != 1)
+		return false;
+	Node *s = body->list.v[0];
+	if (s->kind != N_EXPRSTMT)
+		return false;
+	Node *c = s->a;
+	if (c->kind != N_CALL || !(c->flags & NF_CALLEE_BUILTIN) || c->ival != B_DELETE || c->list.n != 2)
+		return false;
+	Node *m = c->list.v[0], *k = c->list.v[1], *kv = n->list.v[0];
+	return m->kind == N_IDENT && m->obj == x->obj && k->kind == N_IDENT && k->obj != NULL && k->obj == kv->obj;
+}
+
 static void emitrange(Node *n) {
 	Labels *l = labelsof(n);
 	Node *x = n->a;
@@ -973,6 +1011,12 @@ static void emitrange(Node *n) {
 	}
 	case RANGE_MAP: {
 		const char *m = spill(expr(x), xt);
+		if (ismapclear(n)) {
+			pcline();
+			line("mapclear(g, %s, %s); /* for k := range m { delete(m, k) } */", typedesc(xt), m);
+			afterCall(true);
+			break;
+		}
 		const char *it = frametemp(NULL);
 		pcline();
 		line("mapiterinit(g, %s, %s, &%s);", typedesc(xt), m, it);
