@@ -155,16 +155,21 @@ struct GlMap {
  * collector does not read a noscan bucket's overflow word, so it finds
  * them here.  The first block is the list's identity, which an iterator
  * keeps (GlMapIter.overflow) while it may walk that array's chains; blocks
- * after it, newest first, hold the rest. */
-enum { ovflistCap = 14 }; /* a block is 128 bytes, a size class */
+ * after it, newest first, hold the rest.  clear(m) empties the array in
+ * place and starts a new list for it: an iterator may still be in its old
+ * chains and walk on into buckets added after the clear, so the old list
+ * links to the new one (next) — the map keeps only the newest, an
+ * iterator all from the one it started with. */
+enum { ovflistCap = 13 }; /* a block is 128 bytes, a size class */
 typedef struct ovflist {
-	struct ovflist *more;
+	struct ovflist *more, *next;
 	uintptr_t n;
 	uint8_t *b[ovflistCap];
 } ovflist;
 
 GL_RTTYPE(gltype_ovflist, ovflist, "runtime.ovflist",
-	  GL_PTRWORD(ovflist, more) | (((uint64_t)1 << ovflistCap) - 1) * GL_PTRWORD(ovflist, b));
+	  GL_PTRWORD(ovflist, more) | GL_PTRWORD(ovflist, next) |
+		  (((uint64_t)1 << ovflistCap) - 1) * GL_PTRWORD(ovflist, b));
 
 /* The map header's own descriptor: the words the collector follows.  key,
  * elem and bucket are static descriptors, not heap objects. */
@@ -1176,13 +1181,17 @@ void mapclear(G *g, const GlType *mt, GlMap *h) {
 	h->flags &= ~sameSizeGrow;
 	writebarrierptr(&h->oldbuckets, NULL);
 	writebarrierptr(&h->oldovf, NULL);
-	/* The array is reused: with no iterator its heap overflow buckets are
-	 * garbage.  An iterator may still be in one of its chains and may
-	 * reach overflow buckets added after this (it holds only the list it
-	 * started with), so then the list is kept, until the next growth
-	 * (Go drops it here). */
-	if (!(h->flags & (iterator | oldIterator)))
-		writebarrierptr(&h->ovf, NULL);
+	/* The array is reused and its heap overflow buckets are garbage —
+	 * unless an iterator is still in one of its chains, and may walk on
+	 * into buckets added after this: then the new list is made now and
+	 * the old one links to it (ovflist).  (Go drops the list here, and
+	 * its iterator can read freed buckets: testdata/run/map_clear_iter.) */
+	ovflist *old = h->ovf;
+	writebarrierptr(&h->ovf, NULL);
+	if (old != NULL && (h->flags & (iterator | oldIterator))) {
+		systemstack(ovflistOf_m, h);
+		writebarrierptr(&old->next, h->ovf);
+	}
 	h->nevacuate = 0;
 	h->noverflow = 0;
 	h->count = 0;
