@@ -681,7 +681,6 @@ static void gcMarkTermination(void) {
 	mProf_NextCycle(); /* mark termination: the heap profile's cycle (mprof.c) */
 	mProf_Flush();
 	mcache_flushAll(); /* takes the no-P cache's lock, kept to the end */
-	gcFlushMarkStats();
 	uint64_t inuse = __atomic_load_n(&memstats.heap_inuse, __ATOMIC_RELAXED);
 	cycle.after = __atomic_load_n(&memstats.heap_live, __ATOMIC_RELAXED);
 	gcSweep();
@@ -733,8 +732,11 @@ static void gc_m(void *arg) {
 	mcache_unlockNop();
 	wbshadowCheck("before a stop-the-world mark");
 	gcResetStats();
-	gcMarkRoots();
-	gcDrain();
+	gcWork w;
+	gcWorkInit(&w);
+	gcMarkRoots(&w);
+	gcDrainN(&w, -1);
+	gcWorkDispose(&w);
 	if (GL_UNLIKELY(trace_on))
 		traceGCMarkDone();
 	cycle.t2 = nanotime();
@@ -784,13 +786,13 @@ uint32_t gcCycle(void) {
 
 /* The stacks the concurrent mark has not scanned yet, with the world
  * stopped: those of the goroutines that ran whenever the worker looked. */
-static void scanleftstacks(uint32_t c) {
+static void scanleftstacks(uint32_t c, gcWork *w) {
 	int64_t n;
 	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++) {
 		G *gp = gs[i];
 		if (readgstatus(gp) != Gdead && gp->gcscancycle != c)
-			gcScanStack(gp, c);
+			gcScanStack(gp, c, w);
 	}
 }
 
@@ -809,15 +811,16 @@ static void gcStartMark_m(void) {
 	uint32_t c = __atomic_add_fetch(&gccycle, 1, __ATOMIC_RELEASE);
 	gcAssistReset();
 	gcControllerStartMark();
-	gcDrainLock();
-	gcMarkRootsNoStacks();
+	gcWork w;
+	gcWorkInit(&w);
+	gcMarkRootsNoStacks(&w);
 	/* the goroutine whose allocation started the cycle is in the middle
 	 * of mallocgc: its new object, not yet stored anywhere, is in its
 	 * innermost frames, which only this pause can see (mgc.c's rule) */
 	G *self = getm()->curg;
 	if (self != NULL)
-		gcScanStack(self, c);
-	gcDrainUnlock();
+		gcScanStack(self, c, &w);
+	gcWorkDispose(&w);
 	writeBarrier.enabled = true;
 	__atomic_store_n(&gcBlackenEnabled, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&gcphase, 1, __ATOMIC_RELEASE);
@@ -839,11 +842,12 @@ static void gcMarkDone_m(void *arg) {
 	for (int32_t i = 0; i < gomaxprocs; i++)
 		wbBufFlush(allp[i]);
 	wbshadowCheck("during a concurrent mark");
-	gcDrainLock();
-	scanleftstacks(gccycle);
-	gcMarkRootsAgain();
-	gcDrainN(-1);
-	gcDrainUnlock();
+	gcWork w;
+	gcWorkInit(&w);
+	scanleftstacks(gccycle, &w);
+	gcMarkRootsAgain(&w);
+	gcDrainN(&w, -1);
+	gcWorkDispose(&w);
 	__atomic_store_n(&gcBlackenEnabled, false, __ATOMIC_RELEASE);
 	gcWakeAllAssists();
 	writeBarrier.enabled = gl_debug.wbforce != 0;
@@ -961,7 +965,7 @@ G *gcFindRunnableWorker(bool idle) {
  * stack is shrunk then, if it uses little of itself.  Stops early, false,
  * when someone waits to stop the world: this worker's P is the one it
  * waits for. */
-static bool bgScanStacks(uint32_t c) {
+static bool bgScanStacks(uint32_t c, gcWork *w) {
 	G *self = getm()->curg;
 	int64_t n;
 	G **gs = atomicAllG(&n);
@@ -974,11 +978,8 @@ static bool bgScanStacks(uint32_t c) {
 		suspendGState st = suspendG(gp, 0);
 		if (st.g == NULL)
 			continue; /* dead */
-		if (gp->gcscancycle != c) {
-			gcDrainLock();
-			gcScanStack(gp, c);
-			gcDrainUnlock();
-		}
+		if (gp->gcscancycle != c)
+			gcScanStack(gp, c, w);
 		resumeG(st);
 	}
 	return true;
@@ -987,23 +988,34 @@ static bool bgScanStacks(uint32_t c) {
 /* One slice of the worker's time, on g0: the stacks not scanned yet,
  * then drain for about a millisecond, less on an idle P that gets other
  * work meanwhile (Go's dedicated worker runs until preempted; gl's
- * yields instead, so that with one P the program gets the rest). */
+ * yields instead, so that with one P the program gets the rest).  When
+ * it finds nothing grey while assists still drain, it waits for what
+ * they give back (mgcmark.c's workbalance) rather than end the mark
+ * under them. */
 static void bgMarkSlice_m(void *arg) {
 	bgslice *a = arg;
 	int64_t t0 = nanotime(), end = t0 + 1000000;
+	gcWork w;
+	gcWorkInit(&w);
 	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
-		a->stacksdone = bgScanStacks(a->cycle);
-	gcDrainLock();
-	uint64_t s0 = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
+		a->stacksdone = bgScanStacks(a->cycle, &w);
 	bool busy = false;
 	do {
-		a->more = gcMarking() && a->cycle == gccycle && gcDrainN(64 << 10);
+		a->more = false;
+		if (gcMarking() && a->cycle == gccycle) {
+			a->more = gcDrainN(&w, 64 << 10);
+			if (!a->more && gcMarkWorkLeft(1)) {
+				a->more = true;
+				procyield(64);
+			}
+		}
 		if (a->idle)
 			phaswork_m(&busy);
 	} while (a->more && !busy && nanotime() < end && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
+	int64_t scanned = (int64_t)w.scannedBytes;
+	gcWorkDispose(&w);
 	/* the assists may take this scan work as theirs (mgcmark.c) */
-	gcFlushBgCredit((int64_t)(__atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED) - s0));
-	gcDrainUnlock();
+	gcFlushBgCredit(scanned);
 	__atomic_fetch_add(a->idle ? &gcstats.idleMarkNs : &gcstats.bgMarkNs, nanotime() - t0, __ATOMIC_RELAXED);
 	/* stacks left for a later slice (a stop-the-world came first) */
 	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)

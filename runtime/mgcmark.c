@@ -42,57 +42,189 @@
  * slot to the slot.  Addresses outside the heap (stacks, globals, type
  * descriptors, persistentalloc'd records) are ignored.
  *
- * The work list is a stack of object addresses in memory from the OS
- * (sysAlloc), grown by doubling; it is never on the heap it describes.
+ * Grey objects wait in workbufs (below), never on the heap they
+ * describe; any number of drainers mark at once, each with a gcWork.
  */
 #include "rt.h"
 
-/* ---- the work lists (Go's gcWork) ----
+/* ---- the work lists (Go's gcWork and workbufs) ----
  *
- * work: the drainer's list — whoever drains holds drainlock: the thread
- * that stopped the world, or the background worker.  wbwork: the grey
- * objects the mutators' write barriers found (gcShadeBuf), under
- * wbworklock; the drainer takes them over when its own list runs dry. */
-typedef struct gcWork {
-	uintptr_t *stack;
-	uint64_t n, cap;
-	/* what this list's owner marked and scanned, not yet added to
-	 * gcstats: counted under the list's lock and added once per drain or
-	 * buffer, since one shared counter written for every object by the
-	 * worker and every barrier was a cache line the Ps fought over */
-	uint64_t markedObjects, markedBytes, scannedBytes;
-} gcWork;
+ * Grey objects wait in workbufs: fixed blocks of addresses, in memory
+ * from the OS (sysAlloc), never on the heap they describe.  Two global
+ * lists hold the blocks nobody is working on: work.full (blocks with grey
+ * objects, full or not) and work.empty.  Whoever greys or scans — the
+ * background worker, an assist, a write barrier's flush, the thread that
+ * stopped the world — does it through a gcWork of its own, on its g0
+ * stack for the length of that one job: two blocks in hand (Go's wbuf1
+ * and wbuf2, so that a drainer that fills a block and empties it again
+ * does not go to the lists each time), blocks taken from and given to the
+ * lists under work.lock, one lock per some 250 objects.  So any number
+ * of them mark at once, each on its own blocks; what they share is the
+ * mark bits (set with an atomic or) and the lists.
+ *
+ * A job ends with gcWorkDispose: the blocks it holds go back to the lists,
+ * so grey objects are never kept where only their owner sees them
+ * (Go keeps a P's blocks across jobs and gathers them with a ragged
+ * barrier; gl's jobs are long, a millisecond of the worker's or 64 KiB of
+ * an assist's, and a block handed back costs one lock).  work.nactive
+ * counts the jobs under way: while one is, grey objects may be in its
+ * hands though work.full is empty, so the mark is over only when both are
+ * zero (gcMarkWorkLeft; dispose gives back its blocks before it counts
+ * itself out, and the check reads the count first).  Not a proof that the
+ * mark is over — a write barrier's buffer may still hold pointers — but
+ * the sign to end it: gcMarkDone, the world stopped, flushes the buffers
+ * and drains what is left. */
+enum { workbufBytes = 2048 }; /* Go's _WorkbufSize */
 
-static gcWork work, wbwork;
-static mutex drainlock = MUTEX(lockRankDrain), wbworklock = MUTEX(lockRankWbwork);
+typedef struct workbuf {
+	struct workbuf *next; /* on work.full or work.empty */
+	uint64_t nobj;
+	uintptr_t obj[(workbufBytes - 16) / sizeof(uintptr_t)];
+} workbuf;
 
-static GL_NOINLINE void workgrow(gcWork *w) {
-	uint64_t ncap = w->cap == 0 ? 4096 : w->cap * 2;
-	uintptr_t *ns = sysAlloc(ncap * sizeof(uintptr_t), &memstats.gc_sys);
-	if (w->n != 0)
-		memcpy(ns, w->stack, w->n * sizeof(uintptr_t));
-	if (w->stack != NULL)
-		sysFree(w->stack, w->cap * sizeof(uintptr_t), &memstats.gc_sys);
-	w->stack = ns;
-	w->cap = ncap;
+enum { workbufObjs = sizeof(((workbuf *)0)->obj) / sizeof(uintptr_t) };
+
+static struct {
+	mutex lock;
+	workbuf *full, *empty; /* under lock; full is read without it as a hint */
+	int32_t nactive;       /* gcWorks in use (atomic) */
+} work = {MUTEX(lockRankWork), NULL, NULL, 0};
+
+/* An empty block: from work.empty, or a new batch from the OS. */
+static workbuf *getempty(void) {
+	lock(&work.lock);
+	workbuf *b = work.empty;
+	if (b == NULL) {
+		enum { batch = 32 }; /* 64 KiB at a time */
+		b = sysAlloc(batch * sizeof(workbuf), &memstats.gc_sys);
+		for (int i = 1; i < batch; i++) {
+			b[i].next = work.empty;
+			work.empty = &b[i];
+		}
+	} else
+		work.empty = b->next;
+	unlock(&work.lock);
+	b->next = NULL;
+	b->nobj = 0;
+	return b;
+}
+
+static void putempty(workbuf *b) {
+	lock(&work.lock);
+	b->next = work.empty;
+	work.empty = b;
+	unlock(&work.lock);
+}
+
+static void putfull(workbuf *b) {
+	lock(&work.lock);
+	b->next = work.full;
+	__atomic_store_n(&work.full, b, __ATOMIC_RELEASE);
+	unlock(&work.lock);
+}
+
+/* A block with grey objects, or NULL when work.full is empty. */
+static workbuf *trygetfull(void) {
+	if (__atomic_load_n(&work.full, __ATOMIC_ACQUIRE) == NULL)
+		return NULL;
+	lock(&work.lock);
+	workbuf *b = work.full;
+	if (b != NULL)
+		__atomic_store_n(&work.full, b->next, __ATOMIC_RELAXED);
+	unlock(&work.lock);
+	return b;
+}
+
+/* A job begins: its gcWork (zeroed by the caller) counts as active. */
+void gcWorkInit(gcWork *w) {
+	*w = (gcWork){0};
+	__atomic_fetch_add(&work.nactive, 1, __ATOMIC_ACQ_REL);
+}
+
+static GL_NOINLINE void workputslow(gcWork *w, uintptr_t obj) {
+	if (w->wbuf1 == NULL) {
+		w->wbuf1 = getempty();
+		w->wbuf2 = getempty();
+	} else {
+		workbuf *t = w->wbuf1; /* the spare may have room */
+		w->wbuf1 = w->wbuf2;
+		w->wbuf2 = t;
+		if (w->wbuf1->nobj == workbufObjs) {
+			putfull(w->wbuf1);
+			w->wbuf1 = getempty();
+		}
+	}
+	w->wbuf1->obj[w->wbuf1->nobj++] = obj;
 }
 
 static inline void workpush(gcWork *w, uintptr_t obj) {
-	if (GL_UNLIKELY(w->n == w->cap))
-		workgrow(w);
-	w->stack[w->n++] = obj;
+	workbuf *b = w->wbuf1;
+	if (GL_UNLIKELY(b == NULL || b->nobj == workbufObjs)) {
+		workputslow(w, obj);
+		return;
+	}
+	b->obj[b->nobj++] = obj;
 }
 
-/* Move the barriers' grey objects to the drainer's list; false if there
- * were none. */
-static bool takewbwork(void) {
-	lock(&wbworklock);
-	uint64_t n = wbwork.n;
-	for (uint64_t i = 0; i < n; i++)
-		workpush(&work, wbwork.stack[i]);
-	wbwork.n = 0;
-	unlock(&wbworklock);
-	return n != 0;
+/* The next grey object of w's, or of work.full's; 0 if there is none. */
+static GL_NOINLINE uintptr_t workpopslow(gcWork *w) {
+	if (w->wbuf1 == NULL) { /* a new job: its first block a full one */
+		if ((w->wbuf1 = trygetfull()) == NULL)
+			return 0;
+		w->wbuf2 = getempty();
+		return w->wbuf1->obj[--w->wbuf1->nobj];
+	}
+	workbuf *t = w->wbuf1;
+	w->wbuf1 = w->wbuf2;
+	w->wbuf2 = t;
+	if (w->wbuf1->nobj == 0) {
+		workbuf *b = trygetfull();
+		if (b == NULL)
+			return 0;
+		putempty(w->wbuf1);
+		w->wbuf1 = b;
+	}
+	return w->wbuf1->obj[--w->wbuf1->nobj];
+}
+
+static inline uintptr_t workpop(gcWork *w) {
+	workbuf *b = w->wbuf1;
+	if (GL_UNLIKELY(b == NULL || b->nobj == 0))
+		return workpopslow(w);
+	return b->obj[--b->nobj];
+}
+
+/* Go's balance: this drainer has a whole spare block and the list is
+ * empty: give the block to the others, who may be waiting for work. */
+static inline void workbalance(gcWork *w) {
+	if (w->wbuf2 != NULL && w->wbuf2->nobj != 0 && __atomic_load_n(&work.full, __ATOMIC_RELAXED) == NULL) {
+		putfull(w->wbuf2);
+		w->wbuf2 = getempty();
+	}
+}
+
+static void flushWorkStats(gcWork *w);
+
+/* A job ends: its blocks back on the lists, its counts into gcstats. */
+void gcWorkDispose(gcWork *w) {
+	for (workbuf **bp = &w->wbuf1; bp <= &w->wbuf2; bp++) {
+		if (*bp == NULL)
+			continue;
+		if ((*bp)->nobj != 0)
+			putfull(*bp);
+		else
+			putempty(*bp);
+		*bp = NULL;
+	}
+	flushWorkStats(w);
+	__atomic_fetch_sub(&work.nactive, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Whether grey objects may be left: on work.full, or in the hands of a
+ * job under way besides the caller's mine (1 if it has one, 0). */
+bool gcMarkWorkLeft(int32_t mine) {
+	return __atomic_load_n(&work.nactive, __ATOMIC_ACQUIRE) > mine ||
+	       __atomic_load_n(&work.full, __ATOMIC_ACQUIRE) != NULL;
 }
 
 /* ---- greying ---- */
@@ -111,8 +243,7 @@ static inline bool setmarked(mspan *s, uint32_t idx) {
 	return !(__atomic_fetch_or(b, m, __ATOMIC_RELAXED) & m);
 }
 
-/* Add w's counts to gcstats (the caller holds w's lock, or the world is
- * stopped). */
+/* Add w's counts to gcstats: at the end of its job. */
 static void flushWorkStats(gcWork *w) {
 	if (w->markedObjects != 0) {
 		__atomic_fetch_add(&gcstats.markedObjects, w->markedObjects, __ATOMIC_RELAXED);
@@ -241,14 +372,14 @@ GL_NOINLINE static void badPointer(uintptr_t p, mspan *s, uintptr_t obj, uintptr
 }
 
 /* greyobject for the pointer word at slot of the heap object obj. */
-static inline void greyheapword(uintptr_t p, uintptr_t obj, uintptr_t slot) {
+static inline void greyheapword(uintptr_t p, uintptr_t obj, uintptr_t slot, gcWork *w) {
 	mspan *s;
 	uint32_t idx;
 	if (p < 4096)
 		return;
 	uintptr_t o = findObject(p, &s, &idx);
 	if (o != 0)
-		greyfound(o, s, idx, &work);
+		greyfound(o, s, idx, w);
 	else if (GL_UNLIKELY(gl_debug.invalidptr) && badheappointer(p, &s))
 		badPointer(p, s, obj, slot);
 }
@@ -258,15 +389,15 @@ static inline void greyheapword(uintptr_t p, uintptr_t obj, uintptr_t slot) {
 bool gcBlackenEnabled;
 
 /* Go's shade, for a write barrier's buffer of n pointers (mbarrier.c's
- * wbBufFlush): grey each, onto wbwork.  On the system stack. */
+ * wbBufFlush): grey each, onto work.full.  On the system stack. */
 void gcShadeBuf(const uintptr_t *p, uint64_t n) {
 	if (!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE))
 		return;
-	lock(&wbworklock);
+	gcWork w;
+	gcWorkInit(&w);
 	for (uint64_t i = 0; i < n; i++)
-		greyobject(p[i], &wbwork);
-	flushWorkStats(&wbwork);
-	unlock(&wbworklock);
+		greyobject(p[i], &w);
+	gcWorkDispose(&w);
 }
 
 void gcShade(uintptr_t p) {
@@ -305,14 +436,14 @@ void gcmarknewobject(mcache *c, mspan *s, uintptr_t x) {
  * a safe point), by taking the background worker's unclaimed scan work
  * (bgScanCredit) or by scanning grey objects itself, at least
  * gcOverAssistWork at a time (the surplus is credit for its next
- * allocations).  If the worker holds the work list (drainlock) and has
- * no credit to give, the goroutine parks on the assist queue, as Go's,
- * until the worker's scan work pays its debt (gcFlushBgCredit) or the
- * mark ends: an allocator in debt must not hold a P and wait, or the
- * program's other goroutines (a ticker) wait behind it; nor go on
- * allocating, or it outruns the collector.  Not with a runtime lock held (the worker,
- * holding drainlock, may need one to move a stack), nor in the worker
- * itself.  When nothing is grey the debt is forgiven: the mark is about
+ * allocations).  If it finds no grey object while others hold some (the
+ * worker, other assists: gcMarkWorkLeft) and has no credit to take, the
+ * goroutine parks on the assist queue, as Go's, until the worker's scan
+ * work pays its debt (gcFlushBgCredit) or the mark ends: an allocator in
+ * debt must not hold a P and wait, or the program's other goroutines (a
+ * ticker) wait behind it; nor go on allocating, or it outruns the
+ * collector.  Not with a runtime lock held, nor in the worker itself.
+ * When nothing is grey anywhere the debt is forgiven: the mark is about
  * to end. */
 enum {
 	gcOverAssistWork = 64 << 10, /* the least an assist scans (Go's) */
@@ -322,8 +453,8 @@ enum {
 
 static int64_t bgScanCredit; /* scan work the worker did that no assist took (atomic) */
 
-/* Go's assist queue: goroutines in debt that found neither credit nor a
- * free work list, parked (waitReasonGCAssistWait) until the worker's scan
+/* Go's assist queue: goroutines in debt that found neither credit nor
+ * grey objects, parked (waitReasonGCAssistWait) until the worker's scan
  * work pays their debt (gcFlushBgCredit) or the mark ends
  * (gcWakeAllAssists).  Linked through G.schedlink, which a parked G does
  * not use; first in, first paid. */
@@ -355,7 +486,7 @@ bool gcParkAssist(G *gp, void *arg) {
 
 /* The worker's scan work since the last call: it pays the parked assists'
  * debts first, in order, readying each one paid in full; the rest is
- * credit for the next assists to take.  On g0, with drainlock held. */
+ * credit for the next assists to take.  On g0. */
 void gcFlushBgCredit(int64_t work) {
 	if (work <= 0)
 		return;
@@ -429,29 +560,28 @@ static int64_t stealBgCredit(int64_t want) {
 	return 0;
 }
 
-/* Scan about want bytes of grey objects for an assist, if the work list
- * is free: what was scanned, 0 if nothing is grey, -1 if the list is
- * busy or the assist had to stop before it scanned anything (the world
- * is stopping, or gp is asked to stop) — not "nothing grey", which
+/* Scan about want bytes of grey objects for an assist: what was
+ * scanned; 0 if nothing is grey anywhere; -1 if the assist found none
+ * while others hold some, or had to stop before it scanned anything (the
+ * world is stopping, or gp is asked to stop) — not "nothing grey", which
  * forgives the debt. */
 static int64_t assistDrain(int64_t want) {
-	if (!trylock(&drainlock))
-		return -1;
-	int64_t done = 0;
+	gcWork w;
+	gcWorkInit(&w);
 	bool empty = false;
 	G *gp = getm()->curg; /* the assisting goroutine: it stops for a preemption request */
-	while (done < want && gcMarking() && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) &&
+	while ((int64_t)w.scannedBytes < want && gcMarking() && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE)) {
-		uint64_t s0 = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
-		bool more = gcDrainN(assistChunk);
-		done += (int64_t)(__atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED) - s0);
-		if (!more) {
+		if (!gcDrainN(&w, assistChunk)) {
 			empty = true;
 			break;
 		}
 	}
-	unlock(&drainlock);
-	return done > 0 || empty ? done : -1;
+	int64_t done = (int64_t)w.scannedBytes;
+	gcWorkDispose(&w);
+	if (done > 0)
+		return done;
+	return empty && !gcMarkWorkLeft(0) ? 0 : -1;
 }
 
 /* gp, which allocated on this M and holds its P with no runtime lock,
@@ -490,18 +620,10 @@ bool gcAssistAlloc(G *gp) {
 	return yield && gp->gcAssistBytes < 0;
 }
 
-/* Mark termination, the world stopped: the drainer's counts (the
- * mcaches' come with mcache_flushAll). */
-void gcFlushMarkStats(void) {
-	flushWorkStats(&work);
-	flushWorkStats(&wbwork);
-}
-
 /* The root callback: slot holds a pointer (precisely, or conservatively:
- * the same test serves both). */
+ * the same test serves both); arg is the gcWork. */
 static void markslot(uintptr_t *slot, void *arg) {
-	(void)arg;
-	greyobject(*slot, &work);
+	greyobject(*slot, arg);
 }
 
 /* A large object is scanned in pieces of this size, its oblets (Go's
@@ -517,7 +639,7 @@ enum { maxObletBytes = 128 << 10 };
  * oblets.  A large object is scanned up to where its allocation ends
  * (limit), a small one its whole slot: the bits past the type's ptrdata
  * are clear. */
-static uintptr_t scanobject(uintptr_t b) {
+static uintptr_t scanobject(uintptr_t b, gcWork *gcw) {
 	mspan *s = spanOfHeap(b);
 	uintptr_t base = b, limit = b + s->elemsize, end = limit;
 	if (spanClass_sizeclass(s->spanclass) == 0) {
@@ -527,7 +649,7 @@ static uintptr_t scanobject(uintptr_t b) {
 		if (limit - base > maxObletBytes) {
 			if (b == base)
 				for (uintptr_t o = base + maxObletBytes; o < limit; o += maxObletBytes)
-					workpush(&work, o);
+					workpush(gcw, o);
 			end = limit - b > maxObletBytes ? b + maxObletBytes : limit;
 		}
 	}
@@ -543,17 +665,20 @@ static uintptr_t scanobject(uintptr_t b) {
 		 * already, except as a finalizer's root (markrootSpans), where
 		 * a pointer to itself must not keep it alive */
 		if ((ha->bitmap[w >> 3] >> (w & 7) & 1) && p - base >= limit - base)
-			greyheapword(p, base, a);
+			greyheapword(p, base, a, gcw);
 		if (((a + 8) & (heapArenaBytes - 1)) == 0)
 			ha = arenaOf(a + 8); /* a large object may cross into the next arena */
 	}
-	work.scannedBytes += end - b;
+	gcw->scannedBytes += end - b;
 	return end - b;
 }
 
 /* Blacken until nothing is grey (Go's gcDrain), or until budget bytes
- * were scanned (budget < 0: no limit).  True if grey objects are left.
- * The caller holds drainlock (gcDrainLock): one drainer at a time.
+ * were scanned (budget < 0: no limit), through w: its own blocks, then
+ * work.full's.  True if grey objects are left in w (the budget ran out);
+ * false when w and work.full had none left — others may still hold some
+ * (gcMarkWorkLeft).  Any number of drainers run at once, each with its
+ * own gcWork.
  *
  * Objects go through a small FIFO on their way from the work list to
  * scanobject, and each is prefetched as it enters: by the time it is
@@ -564,64 +689,58 @@ static uintptr_t scanobject(uintptr_t b) {
  * the first word of nearly every object: most of its time in
  * bench/compute's bintree. */
 enum { prefetchDepth = 8 };
-bool gcDrainN(int64_t budget) {
+bool gcDrainN(gcWork *w, int64_t budget) {
 	bool limited = budget >= 0;
 	uintptr_t fifo[prefetchDepth];
 	uint32_t head = 0, count = 0;
 	for (;;) {
-		while (work.n > 0 || count > 0) {
-			uintptr_t obj;
-			if (work.n > 0) {
-				uintptr_t next = work.stack[--work.n];
-				__builtin_prefetch((const void *)next);
-				if (count < prefetchDepth) {
-					fifo[(head + count++) % prefetchDepth] = next;
-					continue;
-				}
-				obj = fifo[head];
-				fifo[head] = next;
-			} else {
-				obj = fifo[head];
-				count--;
-			}
-			head = (head + 1) % prefetchDepth;
-			uintptr_t scanned = scanobject(obj);
-			if (limited && (budget -= (int64_t)scanned) < 0) {
-				for (uint32_t i = 0; i < count; i++) /* still grey: back on the list */
-					workpush(&work, fifo[(head + i) % prefetchDepth]);
-				flushWorkStats(&work);
-				return true;
-			}
-		}
-		if (!takewbwork()) {
-			flushWorkStats(&work);
+		uintptr_t next = workpop(w);
+		if (next == 0 && count == 0)
 			return false;
+		uintptr_t obj;
+		if (next != 0) {
+			__builtin_prefetch((const void *)next);
+			if (count < prefetchDepth) {
+				fifo[(head + count++) % prefetchDepth] = next;
+				continue;
+			}
+			obj = fifo[head];
+			fifo[head] = next;
+		} else {
+			obj = fifo[head];
+			count--;
 		}
+		head = (head + 1) % prefetchDepth;
+		uintptr_t scanned = scanobject(obj, w);
+		if (limited && (budget -= (int64_t)scanned) < 0) {
+			for (uint32_t i = 0; i < count; i++) /* still grey: back on the list */
+				workpush(w, fifo[(head + i) % prefetchDepth]);
+			return true;
+		}
+		workbalance(w);
 	}
 }
 
-void gcDrainLock(void) { lock(&drainlock); }
-void gcDrainUnlock(void) { unlock(&drainlock); }
-
 /* With the world stopped: drain everything. */
 void gcDrain(void) {
-	gcDrainLock();
-	gcDrainN(-1);
-	gcDrainUnlock();
+	gcWork w;
+	gcWorkInit(&w);
+	gcDrainN(&w, -1);
+	gcWorkDispose(&w);
 }
 
 /* ---- roots ---- */
 
 /* Every goroutine's stack: each data frame's pointer slots by its stack
  * map, and the innermost frames word by word (preempt.c). */
-static void markstacks(void) {
+static void markstacks(gcWork *w) {
 	int64_t n;
 	G **gs = atomicAllG(&n);
 	for (int64_t i = 0; i < n; i++) {
 		G *gp = gs[i];
 		if (readgstatus(gp) == Gdead)
 			continue;
-		gcstats.stackBytes += gcscanstack(gp, markslot, markslot, NULL);
+		gcstats.stackBytes += gcscanstack(gp, markslot, markslot, w);
 		gcstats.stacks++;
 	}
 }
@@ -634,23 +753,23 @@ static void markstacks(void) {
  * for a later cycle: finalizers run in dependency order.  (The type
  * words are greyed too, in case reflect made a type on the heap.)
  * The world is stopped: nobody holds a span's speciallock. */
-static void markspanspecials(mspan *s) {
+static void markspanspecials(mspan *s, gcWork *w) {
 	for (special *sp = s->specials; sp != NULL; sp = sp->next) {
 		if (sp->kind != KindSpecialFinalizer)
 			continue; /* a profile mark refers to nothing on the heap */
 		uintptr_t obj = s->startAddr + sp->offset / s->elemsize * s->elemsize;
 		if (!spanClass_noscan(s->spanclass))
-			scanobject(obj);
+			scanobject(obj, w);
 		specialfinalizer *f = (specialfinalizer *)sp;
-		greyobject((uintptr_t)f->fn, &work);
-		greyobject((uintptr_t)f->ft, &work);
-		greyobject((uintptr_t)f->fint, &work);
-		greyobject((uintptr_t)f->ot, &work);
+		greyobject((uintptr_t)f->fn, w);
+		greyobject((uintptr_t)f->ft, w);
+		greyobject((uintptr_t)f->fint, w);
+		greyobject((uintptr_t)f->ot, w);
 	}
 }
 
 /* Every span with special records, through the arenas' pageSpecials. */
-static void markrootSpans(void) {
+static void markrootSpans(gcWork *w) {
 	for (uint32_t a = 0; a < mheap_.nallArenas; a++) {
 		heapArena *ha = arenaOf(mheap_.allArenas[a]);
 		for (uint32_t i = 0; i < pagesPerArena / 8; i++) {
@@ -658,33 +777,33 @@ static void markrootSpans(void) {
 			while (bits != 0) {
 				uint32_t b = (uint32_t)__builtin_ctz(bits);
 				bits &= (uint8_t)(bits - 1);
-				markspanspecials(ha->spans[i * 8 + b]);
+				markspanspecials(ha->spans[i * 8 + b], w);
 			}
 		}
 	}
 }
 
 /* Grey everything the roots point to (Go's markroot, all jobs at once). */
-void gcMarkRoots(void) {
-	gcMarkRootsNoStacks();
-	markstacks();
+void gcMarkRoots(gcWork *w) {
+	gcMarkRootsNoStacks(w);
+	markstacks(w);
 }
 
 /* The roots but the goroutines' stacks: the concurrent mark's first pause
  * (the stacks are scanned one at a time afterwards, gcScanStack). */
-void gcMarkRootsNoStacks(void) {
-	gcscanglobals(markslot, NULL);
-	gcscanruntime(markslot, NULL);
-	markrootSpans();
+void gcMarkRootsNoStacks(gcWork *w) {
+	gcscanglobals(markslot, w);
+	gcscanruntime(markslot, w);
+	markrootSpans(w);
 }
 
 /* Grey what gp's stack points to, for the concurrent mark of cycle c,
  * and stamp it scanned; then shrink it if it uses little of itself (Go's
  * scanstack: the one moment the collector owns the stack anyway;
- * shrinkstack checks it may).  The caller holds drainlock and has gp
- * stopped (claimed by suspendG, or the world stopped). */
-void gcScanStack(G *gp, uint32_t c) {
-	__atomic_fetch_add(&gcstats.stackBytes, gcscanstack(gp, markslot, markslot, NULL), __ATOMIC_RELAXED);
+ * shrinkstack checks it may).  The caller has gp stopped (claimed by
+ * suspendG, or the world stopped); what it finds goes into w. */
+void gcScanStack(G *gp, uint32_t c, gcWork *w) {
+	__atomic_fetch_add(&gcstats.stackBytes, gcscanstack(gp, markslot, markslot, w), __ATOMIC_RELAXED);
 	shrinkstack(gp);
 	gp->gcscancycle = c;
 	__atomic_fetch_add(&gcstats.stacks, 1, __ATOMIC_RELAXED);
@@ -692,9 +811,9 @@ void gcScanStack(G *gp, uint32_t c) {
 
 /* Mark termination of a concurrent cycle: the roots the runtime writes
  * without a barrier — its own records and the finalizers' — again. */
-void gcMarkRootsAgain(void) {
-	gcscanruntime(markslot, NULL);
-	markrootSpans();
+void gcMarkRootsAgain(gcWork *w) {
+	gcscanruntime(markslot, w);
+	markrootSpans(w);
 }
 
 /* Whether the object at p (an allocated slot's base) is marked: for the

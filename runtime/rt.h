@@ -73,10 +73,9 @@ typedef enum lockRank {
 	lockRankGcoff,       /* boehm.c gcofflock: GLGC=off and Boehm's GC_disable */
 	lockRankFfi,         /* ffi.c ffilock: the cache of ffi_cif descriptions */
 	lockRankSweep,       /* mgcsweep.c sweep.lock: the background sweeper's parking */
-	lockRankDrain,       /* mgcmark.c drainlock: the mark work list's owner */
-	lockRankAssistQueue, /* mgcmark.c assistQueue.lock: parked assists (the worker pays them holding drainlock) */
+	lockRankAssistQueue, /* mgcmark.c assistQueue.lock: parked assists */
 	/* The objects goroutines wait on: held while the waiter is queued or
-	 * readied (sched), a sudog taken (sudog), a value stored (wbwork) */
+	 * readied (sched), a sudog taken (sudog), a value stored (work) */
 	lockRankPollDesc,    /* netpoll_epoll.c pollDesc.lock: pollUnblock */
 	lockRankHchan,       /* GlChan.lock; select holds several, in address order */
 	lockRankSemaRoot,    /* sema.c semaRoot.lock: sync.Mutex's waiters */
@@ -97,7 +96,7 @@ typedef enum lockRank {
 	/* Tables and allocators: leaves, but that one allocator calls the next */
 	lockRankItab,        /* iface.c itabLock: the itab table's writers */
 	lockRankProf,        /* mprof.c proflock: the profiling buckets */
-	lockRankWbwork,      /* mgcmark.c wbworklock: grey objects from barriers */
+	lockRankWork,        /* mgcmark.c work.lock: the lists of blocks of grey objects */
 	lockRankNop,         /* malloc.c noplock: the mcache of Ms without a P */
 	lockRankMcentral,    /* mcentral.lock: one size class's spans */
 	lockRankSpanSpecial, /* mspan.speciallock: one span's specials */
@@ -670,16 +669,24 @@ extern bool gcwanted; /* the pacer asks for a cycle: the next safe allocation st
 void gcinit(void);
 void gcenvinit(void); /* stdlib.c: GLGC and GLMEMLIMIT */
 void gcTrigger(void); /* from an allocation: a cycle if this is a safe point */
-void gcMarkRoots(void);
+/* One marking job's hands (mgcmark.c, Go's gcWork): two blocks of grey
+ * objects taken from the global lists, and what the job marked and
+ * scanned, added to gcstats when it ends.  On the g0 stack of whoever
+ * marks, from gcWorkInit to gcWorkDispose. */
+typedef struct gcWork {
+	struct workbuf *wbuf1, *wbuf2;
+	uint64_t markedObjects, markedBytes, scannedBytes;
+} gcWork;
+void gcWorkInit(gcWork *w);         /* a job begins: it counts as active */
+void gcWorkDispose(gcWork *w);      /* it ends: its blocks back on the lists, its counts into gcstats */
+bool gcMarkWorkLeft(int32_t mine); /* grey objects on the lists, or a job under way besides the caller's mine (0 or 1) */
+void gcMarkRoots(gcWork *w);
 void gcDrain(void);                 /* with the world stopped: until nothing is grey */
-bool gcDrainN(int64_t budget);      /* scan about budget bytes (< 0: all); true if grey objects are left */
-void gcDrainLock(void);             /* one drainer at a time */
-void gcDrainUnlock(void);
+bool gcDrainN(gcWork *w, int64_t budget); /* scan about budget bytes (< 0: all); true if w still has grey objects */
 void gcmarknewobject(mcache *c, mspan *s, uintptr_t x); /* allocated while marking: black */
-void gcFlushMarkStats(void);        /* mark termination: the drainer's counts into gcstats */
-void gcMarkRootsAgain(void);        /* mark termination: the roots written without barriers */
-void gcMarkRootsNoStacks(void);     /* the concurrent mark's first pause */
-void gcScanStack(G *gp, uint32_t c); /* one goroutine's stack, for cycle c */
+void gcMarkRootsAgain(gcWork *w);   /* mark termination: the roots written without barriers */
+void gcMarkRootsNoStacks(gcWork *w); /* the concurrent mark's first pause */
+void gcScanStack(G *gp, uint32_t c, gcWork *w); /* one goroutine's stack, for cycle c */
 uint32_t gcCycle(void);             /* mgc.c: the number of the last cycle begun */
 bool gcMarking(void);               /* mgc.c: a concurrent mark is under way */
 bool gcMarkAssistDue(void);         /* mgcpacer.c: finish the concurrent mark now */

@@ -36,9 +36,12 @@ fi
 
 # Assists that cannot pay park on the assist queue (mgcmark.c,
 # gcParkAssist) until the worker's scan work pays them: with more Ps than
-# one, an allocator often finds the work list busy.  The execution trace
-# shows each park with Go's wait reason; at GLMAXPROCS=4 a 2-second run
-# parked 154-851 times when this was written.  The run must also end (a
+# one, an allocator often finds no grey object free while the worker holds
+# some, and no credit.  The execution trace shows each park with Go's wait
+# reason; at GLMAXPROCS=4 a 2-second run parked 154-851 times when this was
+# written, when the worker held the one work list for its whole slice, and
+# 37-56 times (six runs) since every drainer has blocks of its own
+# (mgcmark.c's gcWork).  The run must also end (a
 # parked assist nobody wakes would hang it: timeout).
 GLMAXPROCS=4 GLDEBUG=trace="$tmp/trace.json" timeout 60 "$tmp/pause" -secs=2 >"$tmp/out4" 2>&1
 rc=$?
