@@ -70,6 +70,7 @@
 typedef struct G G;
 typedef struct M M;
 typedef struct P P;
+typedef struct bgWorker bgWorker; /* mgc.c: a background mark worker */
 typedef struct GlType GlType;
 typedef struct GlItab GlItab;
 typedef struct GlFuncInfo GlFuncInfo;
@@ -380,6 +381,8 @@ struct G {
 	/* the concurrent mark's cycle (mgc.c's gccycle) whose scan of this
 	 * stack is done: a goroutine created while marking is born scanned */
 	uint32_t gcscancycle;
+	/* the background mark worker this goroutine is (mgc.c), or NULL */
+	struct bgWorker *gcworker;
 	/* mark assists (mgcmark.c, gcAssistAlloc): what this goroutine may
 	 * still allocate while the collector marks before it owes scan work,
 	 * in bytes; negative: its debt.  Zeroed when a mark begins. */

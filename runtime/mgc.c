@@ -754,12 +754,14 @@ static void gc_m(void *arg) {
  *     allocation started the cycle (its new object is in its innermost
  *     frames) — and the write barrier and allocate-black are switched on.
  *     The world starts.
- *   gcBgMarkWorker, a goroutine of the runtime: scans the goroutines'
- *     stacks one at a time, each stopped by suspendG for the while and
- *     shrunk then (bgScanStacks), and drains the grey objects a slice at a
- *     time (bgMarkSlice), yielding between slices, until nothing is grey.
+ *   gcBgMarkWorker, a goroutine of the runtime per P, in the turns its
+ *     P's scheduler gives it: scans the goroutines' stacks one at a time,
+ *     each stopped by suspendG for the while and shrunk then
+ *     (bgScanStacks), and drains the grey objects a slice at a time
+ *     (bgMarkSlice), beside the other workers and the assists, yielding
+ *     between slices, until nothing is grey anywhere.
  *   gcMarkDone, the world stopped again: every P's write-barrier buffer
- *     is flushed, the stacks left (a stop-the-world cut the worker's
+ *     is flushed, the stacks left (a stop-the-world cut the workers'
  *     round short) are scanned, the runtime's own records (written
  *     without barriers) and finalizers are greyed again, and the rest drained; the barrier goes
  *     off; gcMarkTermination starts the sweep.
@@ -875,86 +877,164 @@ static void gcMarkDone(uint32_t c) {
 	wakefing();
 }
 
-/* The background worker: one goroutine, in one of three states.  It runs;
- * or it is parked between cycles, and gcStart readies it
- * (gcBgMarkStart_m); or it is parked during a mark, waiting for its turn
- * on a P, which the scheduler gives it (gcFindRunnableWorker, called by
- * findRunnable: Go's findRunnableGCWorker) when its share of the CPU is
- * due, or when a P has nothing else to run (Go's idle mark worker).
- * bgworkerstate changes from workerParkedCycle only under bgworkerlock,
- * from workerWaitingP by a compare-and-swap (the scheduler takes no lock),
- * and to either only in parkworker_unlock, once the worker is switched out. */
+/* ---- the background mark workers (Go's gcBgMarkWorker) ----
+ *
+ * One worker goroutine per P (P.gcBgMarkWorker, made the first time a
+ * mark needs it), and only that P's scheduler gives it turns (findRunnable
+ * calls gcFindRunnableWorker).  A turn is one of three kinds, chosen when
+ * it begins — Go's split of the collector's 25% of GLMAXPROCS
+ * (gcControllerState.startCycle):
+ *
+ *   dedicated   int(procs/4 + 0.5) of them, unless that count misses the
+ *               25% by more than 30% (then one fewer): marks without
+ *               giving its P back until the mark ends or the world stops;
+ *               when sysmon asks it to yield, the goroutines queued on
+ *               its P go to the global queue instead (runqkick_m).
+ *   fractional  the rest of the 25%, spread over the Ps: each P's worker
+ *               marks while its P's fractional time this mark is under
+ *               that share of the time since the mark began (Go's
+ *               fractionalUtilizationGoal), and gives the P back at 1.2
+ *               times it, or when a goroutine readied on the P waits.
+ *   idle        a P with nothing else to run marks until it has (Go's
+ *               idle worker), on any number of Ps.
+ *
+ * At 1 to 3 Ps every worker is fractional (at 2 Ps a dedicated one would
+ * take half the machine: with two goroutines making garbage and a 1 ms
+ * ticker, the ticker's worst wait was 34 ms, 21 ms with the share:
+ * bench/gc/run's pause, medians of 3); at 4, one dedicated; at 6, one
+ * dedicated and a twelfth of every P fractional.
+ *
+ * A worker is in one of three states: it runs; or it is parked between
+ * cycles (workerParkedCycle), and gcBgMarkStart_m hands it to the
+ * scheduler for the new one; or it is parked during a mark, waiting for a
+ * turn (workerWaitingP).  The state changes from workerParkedCycle only
+ * under bgworkerlock, from workerWaitingP by a compare-and-swap (the
+ * scheduler takes no lock), and to either only in parkworker_unlock, once
+ * the worker is switched out.  The workers never scan one another's
+ * stacks (two suspendGs waiting for each other would wait forever); mark
+ * termination does, and there is nothing on them. */
 enum { workerRunning, workerParkedCycle, workerWaitingP };
-static G *bgworker;
-static int32_t bgworkerstate;
-static int32_t bgworkerparkas; /* the state its next park enters */
-static uint32_t bgworkercycle; /* the cycle it was woken for */
-static mutex bgworkerlock = MUTEX(lockRankBgworker);
+enum { turnNone, turnDedicated, turnFractional, turnIdle };
 
 typedef struct bgslice {
 	uint32_t cycle;
 	bool more;
 	bool stacksdone; /* every stack of the cycle scanned */
-	bool idle;       /* this turn is an idle P's: end it when the P has other work */
+	bool starved;    /* nothing to take while others hold grey objects */
 } bgslice;
 
-/* Go's split of the collector's 25% of GLMAXPROCS
- * (gcControllerState.startCycle): int(procs/4 + 0.5) dedicated workers,
- * which mark without yielding, unless that number misses the 25% by more
- * than 30%; the rest of the 25% is a fractional worker's, which marks
- * only while its share of the time since the mark began is not used up.
- * gl has one worker: dedicated from 4 Ps up (at 2 Ps, a dedicated worker
- * would take half the machine: with two goroutines making garbage and a
- * 1 ms ticker, the ticker's worst wait was 34 ms, 21 ms with the share:
- * bench/gc/run's pause, medians of 3), fractional below. */
-static bool workerDedicated(int32_t procs) {
+/* A worker's record, outside the heap (persistentalloc).  The turn's
+ * state is here, not in the worker's frames: its parks may move its stack
+ * (DESIGN.md S4). */
+struct bgWorker {
+	G *g;
+	int32_t id;           /* the P whose scheduler gives it turns */
+	int32_t state;        /* atomic: workerRunning, ... */
+	int32_t parkas;       /* the state its next park enters */
+	uint32_t cycle;       /* the cycle it was woken for (bgworkerlock) */
+	int32_t turn;         /* the kind of this turn; turnNone between turns */
+	int64_t fractionalNs; /* its P's fractional time this mark (atomic) */
+	bgslice slice;
+	bool busy;            /* bgworkerYield's look at its P */
+};
+static mutex bgworkerlock = MUTEX(lockRankBgworker);
+
+/* This mark's split (set when it begins, the world stopped). */
+static struct {
+	int32_t dedicatedNeeded;   /* atomic: dedicated turns not handed out */
+	double fractionalGoal;     /* of each P's time, for fractional turns */
+	int64_t markStart;         /* when the mark began */
+} markctl;
+
+static void workerSplit(int32_t procs) {
 	double goal = procs * 0.25;
 	int32_t n = (int32_t)(goal + 0.5);
 	double err = (double)n / goal - 1;
-	if ((err > 0.3 || err < -0.3) && n > goal)
-		n--;
-	return n >= 1;
+	markctl.fractionalGoal = 0;
+	if (err > 0.3 || err < -0.3) {
+		if (n > goal)
+			n--;
+		markctl.fractionalGoal = (goal - n) / procs;
+	}
+	__atomic_store_n(&markctl.dedicatedNeeded, n, __ATOMIC_RELAXED);
 }
 
-/* Whether the fractional worker's time this mark (not counting its turns
- * on idle Ps) is under slack times its share: procs/4 of one P since the
- * mark began.  Go lets it run to 1.2 times its share before it stops
- * (pollFractionalWorkerExit) and starts it again below 1. */
-static bool workerShareLeft(int64_t now, double slack) {
-	int64_t elapsed = now - cycle.t1;
-	int64_t used = __atomic_load_n(&gcstats.bgMarkNs, __ATOMIC_RELAXED);
-	return elapsed <= 0 || (double)used < slack * 0.25 * gomaxprocs * (double)elapsed;
+/* Whether w's P has fractional time left this mark, below slack times
+ * its share (Go stops a fractional worker at 1.2 times its share,
+ * pollFractionalWorkerExit, and starts it again below 1). */
+static bool fractionalLeft(bgWorker *w, int64_t now, double slack) {
+	int64_t elapsed = now - markctl.markStart;
+	return markctl.fractionalGoal > 0 &&
+	       (elapsed <= 0 || (double)__atomic_load_n(&w->fractionalNs, __ATOMIC_RELAXED) <
+				    slack * markctl.fractionalGoal * (double)elapsed);
 }
 
-/* For sysmon (proc.c, pwantsrun): the worker waits for a P and is due
- * one, so a goroutine that holds its P past its time slice is preempted
- * for it, as for any goroutine waiting in a run queue. */
-bool gcWorkerWantsP(int64_t now) {
-	return __atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE) &&
-	       __atomic_load_n(&bgworkerstate, __ATOMIC_ACQUIRE) == workerWaitingP &&
-	       (workerDedicated(gomaxprocs) || workerShareLeft(now, 1.0));
+/* The kind of turn w may take now on a busy P: a dedicated one if any is
+ * left (taken), else a fractional one if its P's share is due. */
+static int32_t takeTurn(bgWorker *w, int64_t now) {
+	int32_t n = __atomic_load_n(&markctl.dedicatedNeeded, __ATOMIC_RELAXED);
+	while (n > 0)
+		if (__atomic_compare_exchange_n(&markctl.dedicatedNeeded, &n, n - 1, true, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return turnDedicated;
+	return fractionalLeft(w, now, 1.0) ? turnFractional : turnNone;
 }
 
-/* The next turn's slice state: not in the worker's frame, since its
- * parks may move its stack (DESIGN.md S4). */
-static bgslice bgworkslice;
+/* The turn is over: a dedicated one goes back for another worker. */
+static void endTurn(bgWorker *w) {
+	if (w->turn == turnDedicated)
+		__atomic_fetch_add(&markctl.dedicatedNeeded, 1, __ATOMIC_RELAXED);
+	w->turn = turnNone;
+}
 
-/* From findRunnable, on g0 with a P: the worker, runnable, if it waits
- * for a P and this one should run it now — always on a P with nothing
- * else to do (idle), else when its share is due; NULL otherwise. */
+static bgWorker *pWorker(P *pp) {
+	return __atomic_load_n(&pp->gcBgMarkWorker, __ATOMIC_ACQUIRE);
+}
+
+/* Whether a turn of w's would find something to do now: grey objects on
+ * the list, stacks of its cycle to scan, or the mark to end — not when
+ * others hold every grey object (the assists of a mark's last moments):
+ * it would end at once (Go's findRunnableGCWorker asks
+ * gcMarkWorkAvailable for the same reason).  Whoever holds them gives
+ * back what is left when its job ends, or ends the mark's last job. */
+static bool workerHasWork(bgWorker *w) {
+	return gcMarkWorkAvailable() || w->slice.cycle != gcCycle() || !w->slice.stacksdone || !gcMarkWorkLeft();
+}
+
+/* For sysmon (proc.c, pwantsrun): pp's worker waits for a turn and is due
+ * one, so a goroutine that holds pp past its time slice is preempted for
+ * it, as for any goroutine waiting in a run queue. */
+bool gcWorkerWantsP(P *pp, int64_t now) {
+	if (!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE))
+		return false;
+	bgWorker *w = pWorker(pp);
+	return w != NULL && __atomic_load_n(&w->state, __ATOMIC_ACQUIRE) == workerWaitingP && workerHasWork(w) &&
+	       (__atomic_load_n(&markctl.dedicatedNeeded, __ATOMIC_RELAXED) > 0 || fractionalLeft(w, now, 1.0));
+}
+
+
+/* From findRunnable, on g0 with a P: the P's worker, runnable, if it waits
+ * for a turn, has work, and should have one now — always on a P with
+ * nothing else to do (idle), else when a dedicated turn is left or its
+ * fractional share is due; NULL otherwise. */
 G *gcFindRunnableWorker(bool idle) {
-	if (GL_LIKELY(!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE)) ||
-	    __atomic_load_n(&bgworkerstate, __ATOMIC_ACQUIRE) != workerWaitingP)
+	if (GL_LIKELY(!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE)))
 		return NULL;
-	if (!idle && !gcWorkerWantsP(nanotime()))
+	bgWorker *w = pWorker(getm()->p);
+	if (w == NULL || __atomic_load_n(&w->state, __ATOMIC_ACQUIRE) != workerWaitingP || !workerHasWork(w))
+		return NULL;
+	int32_t turn = idle ? turnIdle : takeTurn(w, nanotime());
+	if (turn == turnNone)
 		return NULL;
 	int32_t want = workerWaitingP;
-	if (!__atomic_compare_exchange_n(&bgworkerstate, &want, workerRunning, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_RELAXED))
+	if (!__atomic_compare_exchange_n(&w->state, &want, workerRunning, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		w->turn = turn;
+		endTurn(w);
 		return NULL;
-	bgworkslice.idle = idle;
-	casgstatus(bgworker, Gwaiting, Grunnable);
-	return bgworker;
+	}
+	w->turn = turn;
+	casgstatus(w->g, Gwaiting, Grunnable);
+	return w->g;
 }
 
 /* Scan the stacks of cycle c's goroutines one at a time, each stopped
@@ -962,16 +1042,17 @@ G *gcFindRunnableWorker(bool idle) {
  * or syscall goroutine at once, a running one by asking it to stop at its
  * next safe point — a prologue, an allocation, or wherever SIGURG finds
  * it in gl code (seed 004's mechanism; bench/stall measures it).  The
- * stack is shrunk then, if it uses little of itself.  Stops early, false,
- * when someone waits to stop the world: this worker's P is the one it
- * waits for. */
-static bool bgScanStacks(uint32_t c, gcWork *w) {
-	G *self = getm()->curg;
+ * stack is shrunk then, if it uses little of itself.  Each worker starts
+ * at its own place in allgs, so that workers marking at once seldom want
+ * the same goroutine (the one that claims it second finds it scanned).
+ * Stops early, false, when someone waits to stop the world: this
+ * worker's P is one it waits for. */
+static bool bgScanStacks(bgWorker *self, uint32_t c, gcWork *w) {
 	int64_t n;
 	G **gs = atomicAllG(&n);
-	for (int64_t i = 0; i < n; i++) {
-		G *gp = gs[i];
-		if (gp == self || __atomic_load_n(&gp->gcscancycle, __ATOMIC_ACQUIRE) == c)
+	for (int64_t k = 0; k < n; k++) {
+		G *gp = gs[(k + self->id * 16) % n];
+		if (gp->gcworker != NULL || __atomic_load_n(&gp->gcscancycle, __ATOMIC_ACQUIRE) == c)
 			continue;
 		if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) || !gcMarking())
 			return false;
@@ -985,56 +1066,56 @@ static bool bgScanStacks(uint32_t c, gcWork *w) {
 	return true;
 }
 
-/* One slice of the worker's time, on g0: the stacks not scanned yet,
- * then drain for about a millisecond, less on an idle P that gets other
- * work meanwhile (Go's dedicated worker runs until preempted; gl's
- * yields instead, so that with one P the program gets the rest).  When
- * it finds nothing grey while assists still drain, it waits for what
- * they give back (mgcmark.c's workbalance) rather than end the mark
- * under them. */
+/* One slice of a worker's time, on g0: the stacks not scanned yet, then
+ * drain for about a millisecond, less on an idle P that gets other work
+ * meanwhile (Go's dedicated worker runs until preempted; gl's yields
+ * between slices, so that a stop-the-world or suspendG finds it soon).
+ * When it finds nothing grey while others still hold some, it ends its
+ * turn (starved) rather than end the mark under them or spin. */
 static void bgMarkSlice_m(void *arg) {
-	bgslice *a = arg;
+	bgWorker *bw = arg;
+	bgslice *a = &bw->slice;
 	int64_t t0 = nanotime(), end = t0 + 1000000;
 	gcWork w;
 	gcWorkInit(&w);
 	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
-		a->stacksdone = bgScanStacks(a->cycle, &w);
+		a->stacksdone = bgScanStacks(bw, a->cycle, &w);
 	bool busy = false;
+	a->starved = false;
 	do {
 		a->more = false;
 		if (gcMarking() && a->cycle == gccycle) {
 			a->more = gcDrainN(&w, 64 << 10);
-			if (!a->more && gcMarkWorkLeft(1)) {
-				a->more = true;
-				procyield(64);
+			if (!a->more) {
+				gcWorkWait(&w);
+				a->more = a->starved = gcMarkWorkLeft();
 			}
 		}
-		if (a->idle)
+		if (bw->turn == turnIdle)
 			phaswork_m(&busy);
-	} while (a->more && !busy && nanotime() < end && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
+	} while (a->more && !a->starved && !busy && nanotime() < end &&
+		 !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
 	int64_t scanned = (int64_t)w.scannedBytes;
 	gcWorkDispose(&w);
 	/* the assists may take this scan work as theirs (mgcmark.c) */
 	gcFlushBgCredit(scanned);
-	__atomic_fetch_add(a->idle ? &gcstats.idleMarkNs : &gcstats.bgMarkNs, nanotime() - t0, __ATOMIC_RELAXED);
+	int64_t ns = nanotime() - t0;
+	__atomic_fetch_add(bw->turn == turnIdle ? &gcstats.idleMarkNs : &gcstats.bgMarkNs, ns, __ATOMIC_RELAXED);
+	if (bw->turn != turnDedicated && bw->turn != turnIdle)
+		__atomic_fetch_add(&bw->fractionalNs, ns, __ATOMIC_RELAXED);
 	/* stacks left for a later slice (a stop-the-world came first) */
 	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
 		a->more = true;
 }
 
+/* gopark's unlockf: the worker is switched out; the scheduler (or
+ * gcBgMarkStart_m) may take it from here.  arg: bgworkerlock, or NULL. */
 static bool parkworker_unlock(G *gp, void *arg) {
-	(void)gp;
-	__atomic_store_n(&bgworkerstate, bgworkerparkas, __ATOMIC_RELEASE);
-	unlock(arg);
+	bgWorker *w = gp->gcworker;
+	__atomic_store_n(&w->state, w->parkas, __ATOMIC_RELEASE);
+	if (arg != NULL)
+		unlock(arg);
 	return true;
-}
-
-/* Park until gcBgMarkStart_m wakes it (workerParkedCycle) or the
- * scheduler gives it a P (workerWaitingP). */
-static void bgworkerPark(int32_t as) {
-	lock(&bgworkerlock);
-	bgworkerparkas = as;
-	gopark(parkworker_unlock, &bgworkerlock, waitReasonGCWorkerIdle);
 }
 
 static void wakep_m(void *arg) {
@@ -1042,20 +1123,23 @@ static void wakep_m(void *arg) {
 	wakep();
 }
 
-/* Between two slices.  Dedicated (from 4 Ps): it keeps its P, and when
- * sysmon asks it to yield, the goroutines queued behind it go to the
- * global queue instead, as Go's do; it stops only for a stop-the-world or
- * suspendG.  Fractional, or on an idle P: it gives the P back when its
- * share is used up, or when the idle P has other work, and waits for the
- * scheduler to give it one again; an idle P, if there is one, is woken to
- * take it at once. */
-static void bgworkerYield(G *g) {
+/* Between two slices.  Dedicated: it keeps its P, and when sysmon asks
+ * it to yield, the goroutines queued behind it go to the global queue
+ * instead, as Go's do; it stops only for a stop-the-world or suspendG.
+ * Fractional, or on an idle P: it gives the P back when its share is used
+ * up, or when the idle P has other work, and waits for the scheduler to
+ * give it a turn again; an idle P, if there is one, is woken meanwhile.
+ * Any worker starved of work ends its turn.  (A worker made or woken
+ * outside a turn, turnNone, is fractional here.) */
+static void bgworkerYield(G *g, bgWorker *w) {
 	if (__atomic_load_n(&g->preemptStop, __ATOMIC_ACQUIRE)) {
 		gosched();
 		return;
 	}
 	bool stw = __atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE);
-	if (workerDedicated(gomaxprocs) && !bgworkslice.idle) {
+	if (w->slice.starved)
+		goto park;
+	if (w->turn == turnDedicated) {
 		if (stw)
 			gosched();
 		else if (__atomic_load_n(&g->preempt, __ATOMIC_ACQUIRE)) {
@@ -1064,76 +1148,84 @@ static void bgworkerYield(G *g) {
 		}
 		return;
 	}
-	/* in a static, not a local: gcc may compute a local's address once,
-	 * before a park in the loop this is inlined into moves the stack
-	 * (DESIGN.md S4: stackforcemove caught phaswork_m writing to the old
-	 * stack) */
-	static bool busy;
-	systemstack(phaswork_m, &busy);
-	if (!bgworkslice.idle)
+	systemstack(phaswork_m, &w->busy);
+	if (w->turn != turnIdle)
 		/* its share used up, or a goroutine just readied on this P
 		 * (runnext: a timer's, a channel partner's) waits for it, or
 		 * sysmon asks for the P for the goroutines queued on it */
-		busy = !workerShareLeft(nanotime(), 1.2) ||
-		       __atomic_load_n(&getm()->p->runnext, __ATOMIC_ACQUIRE) != NULL ||
-		       (__atomic_load_n(&g->preempt, __ATOMIC_ACQUIRE) && busy);
-	if (!stw && !busy)
+		w->busy = !fractionalLeft(w, nanotime(), 1.2) ||
+			  __atomic_load_n(&getm()->p->runnext, __ATOMIC_ACQUIRE) != NULL ||
+			  (__atomic_load_n(&g->preempt, __ATOMIC_ACQUIRE) && w->busy);
+	if (!stw && !w->busy)
 		return;
-	g->preempt = false;
 	if (!stw && __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0)
 		systemstack(wakep_m, NULL);
-	bgworkerPark(workerWaitingP);
+park:
+	g->preempt = false;
+	endTurn(w);
+	w->parkas = workerWaitingP;
+	gopark(parkworker_unlock, NULL, waitReasonGCWorkerIdle);
 }
 
 static void gcBgMarkWorker(G *g, void *arg) {
-	(void)arg;
+	bgWorker *w = arg;
+	g->gcworker = w;
 	uint32_t done = 0; /* the last cycle it worked for */
 	for (;;) {
 		lock(&bgworkerlock);
-		if (bgworkercycle == done) {
-			bgworkerparkas = workerParkedCycle;
+		if (w->cycle == done) {
+			w->parkas = workerParkedCycle;
 			gopark(parkworker_unlock, &bgworkerlock, waitReasonGCWorkerIdle);
 		} else
 			unlock(&bgworkerlock);
-		bgworkslice = (bgslice){__atomic_load_n(&bgworkercycle, __ATOMIC_ACQUIRE), true, false, bgworkslice.idle};
-		done = bgworkslice.cycle;
+		w->slice = (bgslice){__atomic_load_n(&w->cycle, __ATOMIC_ACQUIRE), true, false, false};
+		done = w->slice.cycle;
 		for (;;) {
-			systemstack(bgMarkSlice_m, &bgworkslice);
-			if (!bgworkslice.more)
+			systemstack(bgMarkSlice_m, w);
+			if (!w->slice.more)
 				break;
-			bgworkerYield(g);
+			bgworkerYield(g, w);
 		}
+		endTurn(w);
 		if (gcMarking() && done == __atomic_load_n(&gccycle, __ATOMIC_ACQUIRE))
 			gcMarkDone(done);
-		bgworkslice.idle = false;
 	}
 }
 
-/* On g0, the world started again: wake the worker for this cycle, or
- * start it the first time (a system goroutine, as fing). */
+/* On g0, the world started again after a mark began: this mark's split of
+ * the turns, and every P's worker waiting for one (made the first time,
+ * a system goroutine as fing: it runs at once, outside a turn); an idle
+ * P woken to mark. */
 static void gcBgMarkStart_m(void) {
-	G *gp = NULL;
+	int32_t procs = gomaxprocs;
+	workerSplit(procs);
+	markctl.markStart = nanotime();
 	lock(&bgworkerlock);
-	__atomic_store_n(&bgworkercycle, gccycle, __ATOMIC_RELEASE);
-	int32_t waiting = workerWaitingP;
-	if (bgworker == NULL) {
-		__atomic_add_fetch(&sched.ngsys, 1, __ATOMIC_RELAXED);
-		bgworker = newproc(gcBgMarkWorker, NULL, "runtime.gcBgMarkWorker");
-	} else if (__atomic_load_n(&bgworkerstate, __ATOMIC_ACQUIRE) == workerParkedCycle) {
-		__atomic_store_n(&bgworkerstate, workerRunning, __ATOMIC_RELAXED);
-		gp = bgworker;
-	} else if (__atomic_compare_exchange_n(&bgworkerstate, &waiting, workerRunning, false, __ATOMIC_ACQ_REL,
-					       __ATOMIC_RELAXED))
-		gp = bgworker;
-	unlock(&bgworkerlock);
-	if (gp != NULL) {
-		bgworkslice.idle = false;
-		goready(gp);
+	for (int32_t i = 0; i < procs; i++) {
+		P *pp = allp[i];
+		bgWorker *w = pWorker(pp);
+		if (w == NULL) {
+			w = persistentalloc(sizeof *w);
+			w->id = i;
+			w->state = workerRunning;
+			w->cycle = gccycle;
+			__atomic_add_fetch(&sched.ngsys, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&w->g, newproc(gcBgMarkWorker, w, "runtime.gcBgMarkWorker"), __ATOMIC_RELEASE);
+			__atomic_store_n(&pp->gcBgMarkWorker, w, __ATOMIC_RELEASE);
+			continue;
+		}
+		__atomic_store_n(&w->fractionalNs, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->cycle, gccycle, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&w->state, __ATOMIC_ACQUIRE) == workerParkedCycle)
+			__atomic_store_n(&w->state, workerWaitingP, __ATOMIC_RELEASE);
 	}
+	unlock(&bgworkerlock);
+	if (__atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0)
+		wakep();
 }
 
 bool isGCWorker(const G *gp) {
-	return gp != NULL && gp == __atomic_load_n(&bgworker, __ATOMIC_ACQUIRE);
+	return gp != NULL && gp->gcworker != NULL;
 }
 
 /* A cycle is wanted and another stop-the-world holds worldsema: most

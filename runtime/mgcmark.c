@@ -53,7 +53,7 @@
  * from the OS (sysAlloc), never on the heap they describe.  Two global
  * lists hold the blocks nobody is working on: work.full (blocks with grey
  * objects, full or not) and work.empty.  Whoever greys or scans — the
- * background worker, an assist, a write barrier's flush, the thread that
+ * background workers, an assist, a write barrier's flush, the thread that
  * stopped the world — does it through a gcWork of its own, on its g0
  * stack for the length of that one job: two blocks in hand (Go's wbuf1
  * and wbuf2, so that a drainer that fills a block and empties it again
@@ -65,12 +65,17 @@
  * A job ends with gcWorkDispose: the blocks it holds go back to the lists,
  * so grey objects are never kept where only their owner sees them
  * (Go keeps a P's blocks across jobs and gathers them with a ragged
- * barrier; gl's jobs are long, a millisecond of the worker's or 64 KiB of
+ * barrier; gl's jobs are long, a millisecond of a worker's or 64 KiB of
  * an assist's, and a block handed back costs one lock).  work.nactive
- * counts the jobs under way: while one is, grey objects may be in its
- * hands though work.full is empty, so the mark is over only when both are
- * zero (gcMarkWorkLeft; dispose gives back its blocks before it counts
- * itself out, and the check reads the count first).  Not a proof that the
+ * counts the jobs that may hold grey objects (Go's nproc - nwait): while
+ * one does, grey objects may be in its hands though work.full is empty,
+ * so the mark is over only when both are zero (gcMarkWorkLeft).  A job
+ * counts itself in when it begins and before it takes a block from
+ * work.full, and out when it ends, after giving its blocks back, or
+ * when it found nothing to drain and waits (gcWorkWait) — else workers
+ * waiting for one another's work would each see the others under way
+ * and wait forever.  The check reads the count first, then the list.
+ * Not a proof that the
  * mark is over — a write barrier's buffer may still hold pointers — but
  * the sign to end it: gcMarkDone, the world stopped, flushes the buffers
  * and drains what is left. */
@@ -135,10 +140,29 @@ static workbuf *trygetfull(void) {
 	return b;
 }
 
-/* A job begins: its gcWork (zeroed by the caller) counts as active. */
+/* A job begins: its gcWork counts as active. */
 void gcWorkInit(gcWork *w) {
-	*w = (gcWork){0};
+	*w = (gcWork){.counted = true};
 	__atomic_fetch_add(&work.nactive, 1, __ATOMIC_ACQ_REL);
+}
+
+/* w, empty, found nothing on work.full: it holds no grey object, and
+ * counts itself out until it takes a block again (workpopslow). */
+void gcWorkWait(gcWork *w) {
+	if (w->counted) {
+		w->counted = false;
+		__atomic_fetch_sub(&work.nactive, 1, __ATOMIC_ACQ_REL);
+	}
+}
+
+/* Before w takes a block from work.full: counted in first, so that
+ * no one sees the list empty and nobody active while the block is in
+ * transit. */
+static inline void workcountin(gcWork *w) {
+	if (!w->counted) {
+		w->counted = true;
+		__atomic_fetch_add(&work.nactive, 1, __ATOMIC_ACQ_REL);
+	}
 }
 
 static GL_NOINLINE void workputslow(gcWork *w, uintptr_t obj) {
@@ -168,6 +192,8 @@ static inline void workpush(gcWork *w, uintptr_t obj) {
 
 /* The next grey object of w's, or of work.full's; 0 if there is none. */
 static GL_NOINLINE uintptr_t workpopslow(gcWork *w) {
+	if (__atomic_load_n(&work.full, __ATOMIC_ACQUIRE) != NULL)
+		workcountin(w);
 	if (w->wbuf1 == NULL) { /* a new job: its first block a full one */
 		if ((w->wbuf1 = trygetfull()) == NULL)
 			return 0;
@@ -217,13 +243,19 @@ void gcWorkDispose(gcWork *w) {
 		*bp = NULL;
 	}
 	flushWorkStats(w);
-	__atomic_fetch_sub(&work.nactive, 1, __ATOMIC_ACQ_REL);
+	gcWorkWait(w);
+}
+
+/* Whether grey objects wait on work.full for anyone to take. */
+bool gcMarkWorkAvailable(void) {
+	return __atomic_load_n(&work.full, __ATOMIC_ACQUIRE) != NULL;
 }
 
 /* Whether grey objects may be left: on work.full, or in the hands of a
- * job under way besides the caller's mine (1 if it has one, 0). */
-bool gcMarkWorkLeft(int32_t mine) {
-	return __atomic_load_n(&work.nactive, __ATOMIC_ACQUIRE) > mine ||
+ * job counted active (the caller's own not among them: gcWorkWait or
+ * gcWorkDispose first). */
+bool gcMarkWorkLeft(void) {
+	return __atomic_load_n(&work.nactive, __ATOMIC_ACQUIRE) != 0 ||
 	       __atomic_load_n(&work.full, __ATOMIC_ACQUIRE) != NULL;
 }
 
@@ -581,7 +613,7 @@ static int64_t assistDrain(int64_t want) {
 	gcWorkDispose(&w);
 	if (done > 0)
 		return done;
-	return empty && !gcMarkWorkLeft(0) ? 0 : -1;
+	return empty && !gcMarkWorkLeft() ? 0 : -1;
 }
 
 /* gp, which allocated on this M and holds its P with no runtime lock,

@@ -2569,7 +2569,7 @@ static bool pwantsrun(P *pp, int64_t now) {
 	    __atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE))
 		return true;
 	int64_t w = __atomic_load_n(&pp->timer0When, __ATOMIC_ACQUIRE);
-	return (w != 0 && w <= now) || gcWorkerWantsP(now);
+	return (w != 0 && w <= now) || gcWorkerWantsP(pp, now);
 }
 
 /* A P in Psyscall: take it from its M if the system call has lasted a

@@ -266,6 +266,9 @@ struct P {
 	/* the write barrier's buffer (mbarrier.c): pointers to shade, in
 	 * batches, so that a store pays no trip to the mark queues */
 	wbBuf wbBuf;
+	/* the collector's mark worker that only this P gives turns (mgc.c,
+	 * Go's p.gcBgMarkWorker); NULL until a mark first needs it */
+	struct bgWorker *gcBgMarkWorker;
 	/* the timer heap (time.c): a 4-ary min-heap on when, under timersLock */
 	mutex timersLock;
 	timer **timers;
@@ -676,10 +679,13 @@ void gcTrigger(void); /* from an allocation: a cycle if this is a safe point */
 typedef struct gcWork {
 	struct workbuf *wbuf1, *wbuf2;
 	uint64_t markedObjects, markedBytes, scannedBytes;
+	bool counted; /* in work.nactive: it may hold grey objects */
 } gcWork;
 void gcWorkInit(gcWork *w);         /* a job begins: it counts as active */
+void gcWorkWait(gcWork *w);         /* it found nothing to drain: not active until it takes a block */
 void gcWorkDispose(gcWork *w);      /* it ends: its blocks back on the lists, its counts into gcstats */
-bool gcMarkWorkLeft(int32_t mine); /* grey objects on the lists, or a job under way besides the caller's mine (0 or 1) */
+bool gcMarkWorkLeft(void);          /* grey objects on the lists, or a job active */
+bool gcMarkWorkAvailable(void);     /* grey objects on the lists */
 void gcMarkRoots(gcWork *w);
 void gcDrain(void);                 /* with the world stopped: until nothing is grey */
 bool gcDrainN(gcWork *w, int64_t budget); /* scan about budget bytes (< 0: all); true if w still has grey objects */
@@ -697,7 +703,7 @@ bool gcAssistAlloc(G *gp);          /* mgcmark.c: pay an allocation debt; true: 
 bool gcParkAssist(G *gp, void *arg); /* mgcmark.c: park_m's unlockf: gp, in debt, waits for the worker's credit */
 void gcWakeAllAssists(void);        /* mgcmark.c: the mark is over: every parked assist runs */
 void gcFlushBgCredit(int64_t work); /* mgcmark.c: the worker's scan work, for the assists */
-bool isGCWorker(const G *gp);       /* mgc.c: the background mark worker */
+bool isGCWorker(const G *gp);       /* mgc.c: a background mark worker */
 bool gcIsMarked(uintptr_t p);
 /* mgcsweep.c: the cycle's sweep (mheap.h has the per-span part) */
 void gcSweep(void);                 /* mark termination: start sweeping */
@@ -790,7 +796,7 @@ void gcShade(uintptr_t p);          /* mgcmark.c: grey p's object, while marking
 void gcShadeBuf(const uintptr_t *p, uint64_t n); /* the same for n pointers */
 extern bool gcBlackenEnabled;       /* mgcmark.c: marking runs and mutators may shade */
 G *gcFindRunnableWorker(bool idle); /* mgc.c: the mark worker, if this P should run it now */
-bool gcWorkerWantsP(int64_t now);   /* mgc.c: the mark worker waits for a P and is due one */
+bool gcWorkerWantsP(P *pp, int64_t now); /* mgc.c: pp's mark worker waits for a turn and is due one */
 
 /* One channel element into or out of c's buffer or a waiter's variable
  * (chan.c, select.c): typed when the element type has pointers; a

@@ -9,8 +9,9 @@
 # HeapSys near 116 MiB, pauses of a fraction of a millisecond.  The bounds
 # below sit halfway (they must hold on a loaded machine too): HeapSys
 # under 200 MiB and at least 4 cycles; and gctrace's assist CPU is not 0.
-# Then, at GLMAXPROCS=4, assists park on the assist queue; and gctrace's
-# lines are in Go 1.19's format.
+# Then, at GLMAXPROCS=4, assists park on the assist queue, and the mark
+# workers, one per P, mark at the same time; and gctrace's lines are in
+# Go 1.19's format.
 . "$(dirname "$0")/testlib.sh"
 
 build pause "$top_srcdir/bench/gc/pause.gl" || exit 1
@@ -51,6 +52,34 @@ if [ $rc -ne 0 ] || [ "$parks" -eq 0 ]; then
 	tail -3 "$tmp/out4" | sed 's/^/    /'
 else
 	echo "ok   GLMAXPROCS=4: $parks assists parked on the assist queue ($(grep '^cycles=' "$tmp/out4"))"
+fi
+
+# The same trace: one mark worker per P (mgc.c, P.gcBgMarkWorker), and
+# workers marking at once on different Ps — each worker's turns are the
+# trace's slices of a goroutine named runtime.gcBgMarkWorker on a P's row
+# (pid 1); two slices of different workers that overlap in time are
+# parallel marking (when this was written: 4 workers, 66 overlaps in 79
+# turns in a 1-second run).  With one worker for all Ps there were none.
+workers=$(python3 - "$tmp/trace.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"] if isinstance(d, dict) else d
+turns = sorted((e["ts"], e["ts"] + e["dur"], e["args"]["g"]) for e in ev
+               if e.get("ph") == "X" and e.get("pid") == 1 and "runtime.gcBgMarkWorker" in e.get("name", ""))
+overlaps = 0
+for i, a in enumerate(turns):
+    for b in turns[i + 1:]:
+        if b[0] >= a[1]:
+            break
+        overlaps += b[2] != a[2]
+print(len({t[2] for t in turns}), overlaps)
+PY
+)
+set -- $workers
+if [ "${1:-0}" -lt 2 ] || [ "${2:-0}" -eq 0 ]; then
+	fail "GLMAXPROCS=4: $1 mark workers ran, $2 turns overlapped (want >= 2 workers, > 0 overlaps)"
+else
+	echo "ok   GLMAXPROCS=4: $1 mark workers ran, $2 pairs of turns overlapped"
 fi
 
 # gctrace's line in Go 1.19's format, field by field (runtime/mgc.c,
