@@ -353,15 +353,16 @@ static bool suspendclaim(G *gp, bool *stopped) {
  * the way back from a handler, only that the goroutine was not in gl code
  * — an allocator, which its next slow-path allocation stops anyway
  * (allocKick) — and doubling there slowed every suspension of the
- * collector's allocating goroutines (bench/stall's gl-gc arms). */
+ * collector's allocating goroutines (bench/stall's gl-gc arms).
+ *
+ * The stop-the-world paces its signals the same way (proc.c,
+ * preemptall), each P's on its own: it resent every 100 µs, as Go's
+ * does, and under seed 004's slow return (bench/stall, 150 µs) an
+ * allocator in runtime C had a signal pending at every sigreturn — the
+ * livelock, moved from suspendG to the collector's stop-the-world: a
+ * 271 ms stop for mark termination in a 4-second run, the locked loop
+ * waiting for a P all that time. */
 enum { yieldDelay = 10 * 1000, maxResendDelay = 1000 * 1000, resendScale = 4, maxBackoff = 8 };
-
-typedef struct pacing {
-	bool outstanding; /* this suspendG's last signal is not handled yet */
-	int64_t sentAt;
-	int64_t next;     /* no signal before this */
-	int32_t failures; /* signals handled without the goroutine stopping */
-} pacing;
 
 static int64_t resenddelay(pacing *pc, int64_t now) {
 	if (gl_debug.preemptpacing == 1)
@@ -372,6 +373,32 @@ static int64_t resenddelay(pacing *pc, int64_t now) {
 	for (int32_t i = 1; i < pc->failures && (1 << i) <= maxBackoff; i++)
 		d *= 2;
 	return d < maxResendDelay ? d : maxResendDelay;
+}
+
+/* Signal mp, which runs a goroutine that has a stop request, when pc's
+ * pacing allows: not while a signal to mp is in flight, and after one
+ * that was handled without the goroutine stopping, only once the resend
+ * delay has passed. */
+void preemptMPaced(M *mp, pacing *pc) {
+	if (gl_debug.asyncpreemptoff)
+		return;
+	/* A signal in flight (this caller's or anyone's): wait for its
+	 * handler, which counts preemptGen and then clears signalPending.
+	 * Reading preemptGen first instead could catch a handler between the
+	 * two, and then wait for a signal that was never sent. */
+	if (__atomic_load_n(&mp->signalPending, __ATOMIC_ACQUIRE))
+		return;
+	int64_t now = nanotime();
+	if (pc->outstanding) { /* ours was handled, and the goroutine still runs */
+		pc->outstanding = false;
+		if (!__atomic_load_n(&mp->signalInRuntime, __ATOMIC_RELAXED))
+			pc->failures++;
+		pc->next = now + resenddelay(pc, now);
+	}
+	if (now < pc->next)
+		return;
+	pc->sentAt = now;
+	pc->outstanding = preemptM(mp);
 }
 
 /* gp is running: make sure it has a request, and signal its M when the
@@ -385,27 +412,10 @@ static void suspendrequest(G *gp, pacing *pc) {
 		count(&pstats.requests, 1);
 	}
 	M *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
-	if (mp != NULL)
+	if (mp != NULL) {
 		allocKick(__atomic_load_n(&mp->p, __ATOMIC_ACQUIRE)); /* malloc.c */
-	if (mp == NULL || gl_debug.asyncpreemptoff)
-		return;
-	/* A signal in flight (this suspendG's or anyone's): wait for its
-	 * handler, which counts preemptGen and then clears signalPending.
-	 * Reading preemptGen first instead could catch a handler between the
-	 * two, and then wait for a signal that was never sent. */
-	if (__atomic_load_n(&mp->signalPending, __ATOMIC_ACQUIRE))
-		return;
-	int64_t now = nanotime();
-	if (pc->outstanding) { /* ours was handled, and gp still runs */
-		pc->outstanding = false;
-		if (!__atomic_load_n(&mp->signalInRuntime, __ATOMIC_RELAXED))
-			pc->failures++;
-		pc->next = now + resenddelay(pc, now);
+		preemptMPaced(mp, pc);
 	}
-	if (now < pc->next)
-		return;
-	pc->sentAt = now;
-	pc->outstanding = preemptM(mp);
 }
 
 /* Stop gp at a safe point and claim it, wherever it is: running (ask it to

@@ -2176,9 +2176,10 @@ void gl_go(G *g, GlFunc *fn) {
 
 /* Ask the goroutine running on pp to stop (Go's preemptone): at its next
  * prologue (stackguard0 poisoned), or, if it runs without calls, at the
- * instruction it is at, by signal (preemptM, unless asyncpreemptoff).
- * Best effort: the goroutine may be gone by the time it looks. */
-static bool preemptone(P *pp) {
+ * instruction it is at, by signal (preemptM, unless asyncpreemptoff; at
+ * once, or, with pc, when its pacing allows: preempt.c).  Best effort:
+ * the goroutine may be gone by the time it looks. */
+static bool preemptone(P *pp, pacing *pc) {
 	M *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp == getm())
 		return false;
@@ -2190,15 +2191,22 @@ static bool preemptone(P *pp) {
 	pp->preempt = true; /* the handler also honours the P's flag */
 	allocKick(pp);      /* and an allocation's slow path (malloc.c) */
 	preemptcountrequest();
-	if (!gl_debug.asyncpreemptoff)
+	if (pc != NULL)
+		preemptMPaced(mp, pc);
+	else if (!gl_debug.asyncpreemptoff)
 		preemptM(mp);
 	return true;
 }
 
+/* Every running P's goroutine, for the stop-the-world: each P's signals
+ * paced as suspendG's are (P.stwpacing, zeroed when a stop begins), or,
+ * with GLDEBUG=preemptpacing=fixed, one at every call, as Go's. */
 static bool preemptall(void) {
 	bool res = false;
+	bool fixed = gl_debug.preemptpacing == 1;
 	for (int32_t i = 0; i < gomaxprocs; i++)
-		if (__atomic_load_n(&allp[i]->status, __ATOMIC_ACQUIRE) == Prunning && preemptone(allp[i]))
+		if (__atomic_load_n(&allp[i]->status, __ATOMIC_ACQUIRE) == Prunning &&
+		    preemptone(allp[i], fixed ? NULL : &allp[i]->stwpacing))
 			res = true;
 	return res;
 }
@@ -2212,6 +2220,8 @@ static void stopTheWorldWithSema(const char *reason) {
 	/* seq_cst: against entersyscall's store of Psyscall and load of
 	 * gcwaiting (one of the two sides sees the other) */
 	__atomic_store_n(&sched.gcwaiting, 1, __ATOMIC_SEQ_CST);
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		allp[i]->stwpacing = (pacing){0};
 	preemptall();
 	__atomic_store_n(&mp->p->status, Pgcstop, __ATOMIC_RELEASE);
 	sched.stopwait--;
@@ -2662,7 +2672,7 @@ static uint32_t retake(int64_t now, int64_t *wake) {
 			continue;
 		}
 		if (pwantsrun(pp, now)) {
-			if (now >= pp->sysmonnextpreempt && preemptone(pp)) {
+			if (now >= pp->sysmonnextpreempt && preemptone(pp, NULL)) {
 				/* again soon if it does not stop (a goroutine in
 				 * a long runtime call or system call refuses),
 				 * backing off from 20 µs to 10 ms */

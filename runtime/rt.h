@@ -241,6 +241,16 @@ typedef struct wbBuf {
 	uintptr_t buf[wbBufEntries];
 } wbBuf;
 
+/* The resend pacing of the signals that ask one running goroutine to
+ * stop (preempt.c, preemptMPaced): a suspendG's, or a stop-the-world's
+ * for one P.  Zeroed when the asking begins. */
+typedef struct pacing {
+	bool outstanding; /* the last signal is not handled yet */
+	int64_t sentAt;
+	int64_t next;     /* no signal before this */
+	int32_t failures; /* signals handled in gl code without the goroutine stopping */
+} pacing;
+
 struct P {
 	int32_t id;
 	uint32_t status;     /* atomic */
@@ -266,6 +276,9 @@ struct P {
 	/* the write barrier's buffer (mbarrier.c): pointers to shade, in
 	 * batches, so that a store pays no trip to the mark queues */
 	wbBuf wbBuf;
+	/* the stop-the-world's signals to this P's goroutine (proc.c,
+	 * preemptall), under sched.gcwaiting's owner */
+	pacing stwpacing;
 	/* the collector's mark worker that only this P gives turns (mgc.c,
 	 * Go's p.gcBgMarkWorker); NULL until a mark first needs it */
 	struct bgWorker *gcBgMarkWorker;
@@ -906,6 +919,7 @@ typedef struct suspendGState {
 } suspendGState;
 void preemptinit(void);          /* at start-up: membarrier for the claim */
 bool preemptM(M *mp);             /* false: a signal was in flight already */
+void preemptMPaced(M *mp, pacing *pc); /* preempt.c: preemptM when pc's resend pacing allows */
 suspendGState suspendG(G *gp, int64_t deadline); /* deadline 0: none */
 suspendGState trysuspendG(G *gp);                /* only if it is not running */
 void resumeG(suspendGState state);
