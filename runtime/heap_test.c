@@ -3,8 +3,8 @@
  * spanOf/findObject, pointer bits, large objects, reuse of freed pages
  * (needzero), statistics, released pages (the scavenger's accounting,
  * coalescing, reuse), many allocations from several caches at once,
- * and the lazy sweep (each way a span is swept, sweepers on several
- * threads at once).
+ * the lazy sweep (each way a span is swept, sweepers on several
+ * threads at once), and the pacer's goal and trigger.
  *
  * The program starts the runtime (gl_main) with GLMAXPROCS=1 and a main
  * goroutine that moves to g0 at once (systemstack): the tests are plain C
@@ -647,6 +647,45 @@ static void test_path(void) {
 	CHECK(gcPathTo((uintptr_t)c, path, slots, 8, 1 << 16) == 0, "gcPathTo: nothing reaches c once the root is cleared");
 }
 
+/* ---- the pacer (mgcpacer.c): Go 1.18's goal and cons/mark trigger ----
+ * Cycles described by hand to gcControllerEndCycle; the goal and the
+ * trigger it commits are read from gcstats.  GLMAXPROCS=1, GLGC=100, no
+ * memory limit.  Run last: it leaves the pacer's state made up. */
+static void test_pacer(void) {
+	const uint64_t MiB = 1 << 20;
+	uint64_t marked = 100 * MiB;
+	gcstats.scannedBytes = 64 * MiB; /* heap scan work */
+	gcstats.stackBytes = 8 * MiB;
+	gcstats.assistNs = gcstats.idleMarkNs = 0;
+	/* a stop-the-world cycle: the goal counts stacks and globals as heap */
+	gcCycleMeasure stw = {false, 0, 0, 0, 8 * MiB};
+	gcControllerEndCycle(marked, &stw);
+	uint64_t goal = marked + (marked + 8 * MiB + 8 * MiB);
+	CHECK(gcstats.nextGC == goal, "goal: live + (live + stacks + globals) x GLGC/100");
+	uint64_t span = goal - marked, hi = marked + span / 100 * 95, lo = marked + span / 100 * 70;
+	CHECK(gcstats.trigger == hi, "no cons/mark measured yet: trigger at 95% of the way to the goal");
+	/* a concurrent mark: 20 MiB allocated in 10 ms while 80 MiB were
+	 * scanned at the background's 25%: cons/mark = 20 x 0.25 / (80 x 0.75)
+	 * = 1/12; the runway, 1/12 x 3 x 80 MiB = 20 MiB, ends at the goal */
+	gcCycleMeasure conc = {true, 150 * MiB, 170 * MiB, 10 * 1000 * 1000, 8 * MiB};
+	gcControllerEndCycle(marked, &conc);
+	uint64_t want = goal - 20 * MiB, t = gcstats.trigger;
+	CHECK(t + 4096 > want && t < want + 4096, "trigger: the goal less cons/mark x 3 x scan work");
+	/* a quiet mark after it (2 MiB allocated): the trigger still plans
+	 * with the larger ratio of the last four */
+	gcCycleMeasure quiet = {true, 150 * MiB, 152 * MiB, 10 * 1000 * 1000, 8 * MiB};
+	gcControllerEndCycle(marked, &quiet);
+	CHECK(gcstats.trigger == t, "the largest cons/mark of the last four marks");
+	/* assists that took half the CPU: the program had a quarter of it,
+	 * the collector three quarters, so the same growth means a ratio
+	 * nine times as high: the runway is past the 70% bound */
+	gcstats.assistNs = 5 * 1000 * 1000;
+	gcCycleMeasure assisted = {true, 150 * MiB, 170 * MiB, 10 * 1000 * 1000, 8 * MiB};
+	gcControllerEndCycle(marked, &assisted);
+	CHECK(gcstats.trigger == lo, "a trigger before 70% of the way is held at 70%");
+	gcstats.assistNs = 0;
+}
+
 static void tests(void *arg) {
 	(void)arg;
 	CHECK(mallocgc(0, NULL, true) == (void *)&zerobase, "zerobase");
@@ -661,6 +700,7 @@ static void tests(void *arg) {
 	test_threads();
 	test_scavenge();
 	test_sweep();
+	test_pacer();
 	printf(fails ? "FAIL: %d\n" : "PASS\n", fails);
 	fflush(stdout);
 	_exit(fails ? 1 : 0);

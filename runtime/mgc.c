@@ -687,7 +687,8 @@ static void gcMarkTermination(void) {
 	mcache_unlockNop();
 	uint64_t marked = __atomic_load_n(&gcstats.markedBytes, __ATOMIC_RELAXED);
 	__atomic_store_n(&memstats.heap_live, marked, __ATOMIC_RELAXED);
-	gcControllerEndCycle(marked, cycle.after > cycle.before ? cycle.after - cycle.before : 0); /* the next goal (mgcpacer.c) */
+	gcCycleMeasure m = {cycle.concurrent, cycle.before, cycle.after, cycle.t2 - cycle.t1, globalsBytes()};
+	gcControllerEndCycle(marked, &m); /* the next goal (mgcpacer.c) */
 	gcPaceSweeper(__atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED));
 	gcPaceScavenger(inuse);
 	gcshrink(!cycle.concurrent); /* stack.c heeds gcshrinkstackoff */
@@ -1095,7 +1096,7 @@ static void bgMarkSlice_m(void *arg) {
 			phaswork_m(&busy);
 	} while (a->more && !a->starved && !busy && nanotime() < end &&
 		 !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
-	int64_t scanned = (int64_t)w.scannedBytes;
+	int64_t scanned = (int64_t)w.scanWork;
 	gcWorkDispose(&w);
 	/* the assists may take this scan work as theirs (mgcmark.c) */
 	gcFlushBgCredit(scanned);

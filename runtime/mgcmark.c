@@ -275,7 +275,9 @@ static inline bool setmarked(mspan *s, uint32_t idx) {
 	return !(__atomic_fetch_or(b, m, __ATOMIC_RELAXED) & m);
 }
 
-/* Add w's counts to gcstats: at the end of its job. */
+/* Add w's counts to gcstats: after each drain (the pacer's assist ratio
+ * reads gcstats.scannedBytes, and a worker's slice holds a millisecond
+ * of scan work) and at the end of its job. */
 static void flushWorkStats(gcWork *w) {
 	if (w->markedObjects != 0) {
 		__atomic_fetch_add(&gcstats.markedObjects, w->markedObjects, __ATOMIC_RELAXED);
@@ -602,14 +604,14 @@ static int64_t assistDrain(int64_t want) {
 	gcWorkInit(&w);
 	bool empty = false;
 	G *gp = getm()->curg; /* the assisting goroutine: it stops for a preemption request */
-	while ((int64_t)w.scannedBytes < want && gcMarking() && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) &&
+	while ((int64_t)w.scanWork < want && gcMarking() && !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE)) {
 		if (!gcDrainN(&w, assistChunk)) {
 			empty = true;
 			break;
 		}
 	}
-	int64_t done = (int64_t)w.scannedBytes;
+	int64_t done = (int64_t)w.scanWork;
 	gcWorkDispose(&w);
 	if (done > 0)
 		return done;
@@ -702,6 +704,7 @@ static uintptr_t scanobject(uintptr_t b, gcWork *gcw) {
 			ha = arenaOf(a + 8); /* a large object may cross into the next arena */
 	}
 	gcw->scannedBytes += end - b;
+	gcw->scanWork += end - b;
 	return end - b;
 }
 
@@ -727,8 +730,10 @@ bool gcDrainN(gcWork *w, int64_t budget) {
 	uint32_t head = 0, count = 0;
 	for (;;) {
 		uintptr_t next = workpop(w);
-		if (next == 0 && count == 0)
+		if (next == 0 && count == 0) {
+			flushWorkStats(w);
 			return false;
+		}
 		uintptr_t obj;
 		if (next != 0) {
 			__builtin_prefetch((const void *)next);
@@ -747,6 +752,7 @@ bool gcDrainN(gcWork *w, int64_t budget) {
 		if (limited && (budget -= (int64_t)scanned) < 0) {
 			for (uint32_t i = 0; i < count; i++) /* still grey: back on the list */
 				workpush(w, fifo[(head + i) % prefetchDepth]);
+			flushWorkStats(w);
 			return true;
 		}
 		workbalance(w);

@@ -4,12 +4,15 @@
  *
  * Two goals, and the heap is collected when it reaches the lower one.
  *
- * The GLGC goal (Go's gcPercent): after a cycle marked M bytes of live
- * heap, the next starts when M × (1 + GLGC/100) bytes are in use, and not
- * before 4 MiB.  GLGC=off (debug.SetGCPercent(-1)) removes it.  It is
- * computed once per cycle, and again when SetGCPercent changes GLGC.
- * A concurrent mark starts ahead of it, at the trigger (triggerFor), so
- * that what the program allocates while it marks fits under the goal.
+ * The GLGC goal (Go's gcPercent, as Go 1.18 counts it): after a cycle
+ * marked M bytes of live heap and scanned S bytes of goroutine stacks and
+ * G of package variables, the heap may grow to M + (M + S + G) × GLGC/100
+ * before the next cycle ends — the roots are work for the collector as
+ * the heap is, so they buy room as it does — and not under 4 MiB.
+ * GLGC=off (debug.SetGCPercent(-1)) removes it.  It is computed once per
+ * cycle, and again when SetGCPercent changes GLGC.  A concurrent mark
+ * starts ahead of it, at the trigger (triggerFor), so that what the
+ * program allocates while it marks fits under the goal.
  *
  * The memory limit (Go 1.19's GOMEMLIMIT, here GLMEMLIMIT and
  * debug.SetMemoryLimit): a soft bound on all the memory the runtime holds
@@ -69,8 +72,11 @@ extern int64_t gl_memorylimit; /* stdlib.c: GLMEMLIMIT, SetMemoryLimit; INT64_MA
  * stopped; the limiter's fields there too, and read by gcnoteAlloc. */
 static struct {
 	uint64_t heapMarked;    /* live heap the last cycle found */
-	uint64_t markGrowth;    /* heap allocated while the last concurrent mark ran */
 	uint64_t lastScanned;   /* heap the last cycle scanned (gcstats.scannedBytes) */
+	uint64_t lastStackScan; /* stack bytes it scanned (gcstats.stackBytes) */
+	uint64_t globalsScan;   /* package variables' bytes the collector scans */
+	double consMark;        /* the cons/mark ratio the trigger plans with (triggerFor) */
+	double lastConsMark[4]; /* the last four concurrent marks' own */
 	uint64_t scanExpected;  /* the scan work the mark under way expects */
 	/* the CPU limiter: CPU-ns the collector took beyond its share */
 	int64_t debt;           /* >= 0, as of lastUpdate */
@@ -175,12 +181,14 @@ void gcnoteAlloc(uint64_t bytes) {
 		__atomic_store_n(&gcwanted, true, __ATOMIC_RELAXED);
 }
 
-/* The GLGC goal for heapMarked live bytes; UINT64_MAX when GLGC=off. */
+/* The GLGC goal for heapMarked live bytes and the last cycle's roots;
+ * UINT64_MAX when GLGC=off. */
 static uint64_t gcPercentHeapGoal(uint64_t marked) {
 	int32_t percent = __atomic_load_n(&gl_gcpercent, __ATOMIC_RELAXED);
 	if (percent < 0)
 		return UINT64_MAX;
-	uint64_t goal = marked + (uint64_t)((unsigned __int128)marked * (uint64_t)percent / 100);
+	uint64_t base = marked + pacer.lastStackScan + pacer.globalsScan;
+	uint64_t goal = marked + (uint64_t)((unsigned __int128)base * (uint64_t)percent / 100);
 	return goal < minHeapGoal ? minHeapGoal : goal;
 }
 
@@ -196,21 +204,55 @@ static uint64_t heapGoal(uint64_t gcgoal) {
 	return limitgoal < gcgoal ? limitgoal : gcgoal;
 }
 
-/* When a concurrent mark should start for goal: early enough that the
- * heap the program allocates while it marks — as much as during the last
- * mark — fits under the goal (Go 1.18's pacer estimates that runway from
- * the scan work and its cons/mark ratio; gl measures it), but not before
+/* ---- the trigger (Go 1.18's pacer) ----
+ *
+ * A concurrent mark should start early enough that what the program
+ * allocates while it marks fits under the goal: the runway.  The program
+ * allocates while the collector scans, each at its share of the CPU; the
+ * cons/mark ratio says how fast the first goes against the second, per
+ * unit of CPU each (bytes allocated per mutator CPU-second over bytes
+ * scanned per collector CPU-second).  With the collector at its goal of
+ * 25% of the CPU (gcGoalUtilization) and W bytes to scan (the last
+ * cycle's heap, stacks and globals), the mark takes W / (scan rate ×
+ * 0.25), during which the program allocates cons/mark × W × 0.75 / 0.25:
+ * the runway.  The trigger is the goal less the runway, but never before
  * 70% nor after 95% of the way from the live heap to the goal (Go's
  * bounds).  A stop-the-world mark allocates nothing: it starts at the
- * goal. */
+ * goal.
+ *
+ * Each concurrent mark measures its own ratio (gcControllerEndCycle):
+ * heap allocated between the trigger and the end of the mark, times the
+ * collector's share of the CPU (the background's 25% plus what assists
+ * and idle Ps took), over scan work times the program's share (75% less
+ * the assists').  The trigger plans with the largest of the last four,
+ * so that one quiet cycle does not start the next too late (Go 1.19 keeps
+ * a like history). */
+enum { goalUtilizationPct = 25 };
+
 static uint64_t triggerFor(uint64_t goal) {
 	uint64_t marked = pacer.heapMarked;
 	if (gl_debug.gcstoptheworld || goal == UINT64_MAX || goal <= marked)
 		return goal;
-	uint64_t runway = goal - marked;
-	uint64_t lo = marked + runway / 100 * 70, hi = marked + runway / 100 * 95;
-	uint64_t t = goal > pacer.markGrowth ? goal - pacer.markGrowth : 0;
+	uint64_t span = goal - marked;
+	uint64_t lo = marked + span / 100 * 70, hi = marked + span / 100 * 95;
+	double work = (double)(pacer.lastScanned + pacer.lastStackScan + pacer.globalsScan);
+	double runway = pacer.consMark * (100 - goalUtilizationPct) / goalUtilizationPct * work;
+	uint64_t t = runway < (double)goal ? goal - (uint64_t)runway : 0;
 	return t < lo ? lo : t > hi ? hi : t;
+}
+
+/* A concurrent mark's cons/mark ratio (see above): alloc bytes allocated
+ * between its trigger and its end, scanned bytes of scan work, in markNs
+ * of clock time, of which the assists took assistNs and the idle Ps
+ * idleNs of CPU time.  0 if there is nothing to say. */
+static double consMarkOf(uint64_t alloc, uint64_t scanned, int64_t markNs, int64_t assistNs, int64_t idleNs) {
+	double cpu = (double)markNs * gomaxprocs;
+	if (cpu <= 0 || scanned == 0)
+		return 0;
+	double u = goalUtilizationPct / 100.0 + (double)assistNs / cpu, idle = (double)idleNs / cpu;
+	if (u > 0.95) /* the assists took nearly everything: the program barely ran */
+		u = 0.95;
+	return (double)alloc * (u + idle) / ((double)scanned * (1 - u));
 }
 
 /* Set the trigger and NextGC from heapMarked and GLGC. */
@@ -251,11 +293,27 @@ void gcLimiterUpdate(int64_t t0, int64_t tend) {
 	__atomic_store_n(&pacer.lastUpdate, tend, __ATOMIC_RELAXED);
 }
 
-/* The end of a cycle, world stopped, the sweep done: the goals from the
- * live bytes it marked. */
-void gcControllerEndCycle(uint64_t marked, uint64_t markGrowth) {
+/* The end of a cycle, world stopped, the sweep done: the goals from what
+ * it marked and scanned, and, after a concurrent mark, the cons/mark
+ * ratio (its heap growth from before to after, over markNs). */
+void gcControllerEndCycle(uint64_t marked, const gcCycleMeasure *m) {
 	pacer.heapMarked = marked;
-	pacer.markGrowth = markGrowth;
 	pacer.lastScanned = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
+	pacer.lastStackScan = __atomic_load_n(&gcstats.stackBytes, __ATOMIC_RELAXED);
+	pacer.globalsScan = m->globals;
+	if (m->concurrent) {
+		double cm = consMarkOf(m->after > m->before ? m->after - m->before : 0,
+				       pacer.lastScanned + pacer.lastStackScan + pacer.globalsScan, m->markNs,
+				       __atomic_load_n(&gcstats.assistNs, __ATOMIC_RELAXED),
+				       __atomic_load_n(&gcstats.idleMarkNs, __ATOMIC_RELAXED));
+		double max = cm;
+		for (int i = 0; i < 3; i++) {
+			pacer.lastConsMark[i] = pacer.lastConsMark[i + 1];
+			if (pacer.lastConsMark[i] > max)
+				max = pacer.lastConsMark[i];
+		}
+		pacer.lastConsMark[3] = cm;
+		pacer.consMark = max;
+	}
 	gcControllerCommit();
 }

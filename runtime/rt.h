@@ -691,7 +691,8 @@ void gcTrigger(void); /* from an allocation: a cycle if this is a safe point */
  * marks, from gcWorkInit to gcWorkDispose. */
 typedef struct gcWork {
 	struct workbuf *wbuf1, *wbuf2;
-	uint64_t markedObjects, markedBytes, scannedBytes;
+	uint64_t markedObjects, markedBytes, scannedBytes; /* not yet in gcstats */
+	uint64_t scanWork; /* scanned by this job in all: the assists' and workers' pay */
 	bool counted; /* in work.nactive: it may hold grey objects */
 } gcWork;
 void gcWorkInit(gcWork *w);         /* a job begins: it counts as active */
@@ -735,7 +736,14 @@ void gcnoteAlloc(uint64_t bytes); /* on g0: the pacer's count of new heap */
 /* mgcpacer.c: the goals and the CPU limiter */
 void gcControllerInit(void);
 void gcControllerChanged(void);               /* after SetGCPercent, SetMemoryLimit */
-void gcControllerEndCycle(uint64_t marked, uint64_t markGrowth); /* world stopped: marked bytes, heap allocated while marking */
+/* What a cycle measured, for the pacer's next goal and trigger. */
+typedef struct gcCycleMeasure {
+	bool concurrent;        /* a concurrent mark (else the cons/mark ratio is not updated) */
+	uint64_t before, after; /* heap_live when the mark began and when it ended */
+	int64_t markNs;         /* the mark's clock time */
+	uint64_t globals;       /* package variables' bytes scanned */
+} gcCycleMeasure;
+void gcControllerEndCycle(uint64_t marked, const gcCycleMeasure *m); /* world stopped */
 void gcLimiterUpdate(int64_t t0, int64_t tend); /* the cycle's pause */
 void mcache_flushAll(void);   /* malloc.c */
 void mcache_unlockNop(void);

@@ -41,10 +41,13 @@ fi
 # some, and no credit.  The execution trace shows each park with Go's wait
 # reason; at GLMAXPROCS=4 a 2-second run parked 154-851 times when this was
 # written, when the worker held the one work list for its whole slice, and
-# 37-56 times (six runs) since every drainer has blocks of its own
-# (mgcmark.c's gcWork).  The run must also end (a
-# parked assist nobody wakes would hang it: timeout).
-GLMAXPROCS=4 GLDEBUG=trace="$tmp/trace.json" timeout 60 "$tmp/pause" -secs=2 >"$tmp/out4" 2>&1
+# 37-56 times (six runs) once every drainer had blocks of its own
+# (mgcmark.c's gcWork).  Since the trigger plans with the cons/mark ratio
+# (mgcpacer.c) the mark mostly finishes before assists are needed at 256
+# MiB/s (2-12 parks in three runs), so this run allocates 1 GiB/s: 63-105
+# parks in three runs.  The run must also end (a parked assist nobody
+# wakes would hang it: timeout).
+GLMAXPROCS=4 GLDEBUG=trace="$tmp/trace.json" timeout 60 "$tmp/pause" -secs=2 -rate=1024 >"$tmp/out4" 2>&1
 rc=$?
 parks=$(grep -o '"reason":"GC assist wait"' "$tmp/trace.json" 2>/dev/null | wc -l)
 if [ $rc -ne 0 ] || [ "$parks" -eq 0 ]; then
