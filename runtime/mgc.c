@@ -1029,8 +1029,8 @@ G *gcFindRunnableWorker(bool idle) {
 		return NULL;
 	int32_t want = workerWaitingP;
 	if (!__atomic_compare_exchange_n(&w->state, &want, workerRunning, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-		w->turn = turn;
-		endTurn(w);
+		if (turn == turnDedicated) /* not w's: its record is not ours to write */
+			__atomic_fetch_add(&markctl.dedicatedNeeded, 1, __ATOMIC_RELAXED);
 		return NULL;
 	}
 	w->turn = turn;
