@@ -45,6 +45,7 @@ static const char *const rankNames[lockRankCount] = {
 	[lockRankItab] = "itab",
 	[lockRankProf] = "prof",
 	[lockRankWork] = "work",
+	[lockRankMarkWait] = "markwait",
 	[lockRankNop] = "nop",
 	[lockRankMcentral] = "mcentral",
 	[lockRankSpanSpecial] = "spanSpecial",

@@ -2,9 +2,9 @@
  * mgc.c — the garbage collector's driver (Go's mgc.go): when a cycle
  * starts, its phases, the pacer, runtime.GC; and the collector's roots.
  *
- * A cycle with the world stopped for the whole mark (runtime.GC's, and
- * every cycle under GLDEBUG=gcstoptheworld=1; the default cycle marks
- * concurrently, below):
+ * A cycle with the world stopped for the whole mark (every cycle under
+ * GLDEBUG=gcstoptheworld=1, runtime.GC's too; the default cycle marks
+ * concurrently, below, runtime.GC's as well):
  *
  *   1. stop the world (every P parked at a safe point, proc.c);
  *   2. finish the last cycle's sweep (mgcsweep.c, finishsweep_m):
@@ -717,8 +717,8 @@ static void gcMarkTermination(void) {
 		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before, cycle.after, cpu);
 }
 
-/* A whole cycle with the world stopped, on g0: runtime.GC's, and every
- * cycle under GLDEBUG=gcstoptheworld=1. */
+/* A whole cycle with the world stopped, on g0: every cycle under
+ * GLDEBUG=gcstoptheworld=1, runtime.GC's among them. */
 static void gc_m(void *arg) {
 	cycle.forced = arg != NULL; /* by value: see runtime_GC */
 	cycle.concurrent = false;
@@ -799,9 +799,55 @@ static void scanleftstacks(uint32_t c, gcWork *w) {
 	}
 }
 
-/* The first pause, on g0 with the world stopped. */
-static void gcStartMark_m(void) {
-	cycle.forced = false;
+/* ---- runtime.GC's wait for a mark (Go's gcWaitOnMark) ----
+ *
+ * Goroutines in runtime.GC parked until the mark of the cycle they wait
+ * for ends, linked through G.schedlink; readied by gcMarkDone_m, the world
+ * stopped, once gcphase is 0.  A waiter checks the phase under the lock
+ * before it parks, and the waker takes the list under it after clearing
+ * the phase, so no wake is lost. */
+static struct {
+	mutex lock;
+	G *head;
+} markwait = {MUTEX(lockRankMarkWait), NULL};
+
+static bool markwait_unlock(G *gp, void *arg) {
+	(void)gp;
+	unlock(arg);
+	return true;
+}
+
+/* Park until cycle c's mark is over; at once if it is (or another cycle
+ * marks).  From a goroutine. */
+static void gcWaitOnMark(uint32_t c) {
+	lock(&markwait.lock);
+	if (!gcMarking() || gcCycle() != c) {
+		unlock(&markwait.lock);
+		return;
+	}
+	G *gp = getm()->curg;
+	gp->schedlink = markwait.head;
+	markwait.head = gp;
+	gopark(markwait_unlock, &markwait.lock, waitReasonWaitForGCCycle);
+}
+
+/* The mark is over (gcphase is 0), the world stopped: every waiter runs. */
+static void gcWakeMarkWaiters(void) {
+	lock(&markwait.lock);
+	G *gp = markwait.head;
+	markwait.head = NULL;
+	unlock(&markwait.lock);
+	while (gp != NULL) {
+		G *next = gp->schedlink;
+		gp->schedlink = NULL;
+		goready(gp);
+		gp = next;
+	}
+}
+
+/* The first pause, on g0 with the world stopped; forced: runtime.GC's. */
+static void gcStartMarkCycle_m(bool forced) {
+	cycle.forced = forced;
 	cycle.concurrent = true;
 	cycle.t0 = nanotime();
 	finishsweep_m();
@@ -855,6 +901,7 @@ static void gcMarkDone_m(void *arg) {
 	gcWakeAllAssists();
 	writeBarrier.enabled = gl_debug.wbforce != 0;
 	__atomic_store_n(&gcphase, 0, __ATOMIC_RELEASE);
+	gcWakeMarkWaiters();
 	if (gl_debug.gccheckmark)
 		checkroots();
 	gcMarkTermination();
@@ -1273,7 +1320,7 @@ static void gcStartTry_m(void *arg) {
 	else if (gl_debug.gcstoptheworld) {
 		gc_m(NULL);
 	} else
-		gcStartMark_m();
+		gcStartMarkCycle_m(false);
 	startTheWorld_m();
 	if (gcMarking())
 		gcBgMarkStart_m();
@@ -1309,7 +1356,40 @@ static void finishsweep_sys(void *arg) {
 	finishsweep_m();
 }
 
-/* runtime.GC(): a cycle now, after any other stop-the-world. */
+/* runtime.GC's first pause. */
+static void gcStartForced_m(void *arg) {
+	(void)arg;
+	gcStartMarkCycle_m(true);
+}
+
+static void gcBgMarkStart_sys(void *arg) {
+	(void)arg;
+	gcBgMarkStart_m();
+	bgsweepStart_m();
+}
+
+/* runtime.GC's cycle, as Go's: wait for the mark under way to end, start
+ * a concurrent cycle of its own (unless another began meanwhile: then
+ * that one), and wait for its mark to end; the caller sweeps.  The first
+ * pause is the only one it adds; the mark runs beside the program, the
+ * workers and assists doing it while this goroutine waits, parked. */
+static void gcForcedCycle(void) {
+	uint32_t n = gcCycle();
+	gcWaitOnMark(n);
+	stopTheWorld("GC (forced)");
+	bool start = gcCycle() == n && !gcMarking();
+	if (start) {
+		__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
+		systemstack(gcStartForced_m, NULL);
+	}
+	startTheWorld();
+	if (start)
+		systemstack(gcBgMarkStart_sys, NULL);
+	gcWaitOnMark(n + 1);
+}
+
+/* runtime.GC(): a whole cycle now, and the sweep; concurrent, as Go's,
+ * but under GLDEBUG=gcstoptheworld=1. */
 void runtime_GC(G *g) {
 	(void)g;
 #ifdef GL_GC_BOEHM
@@ -1322,12 +1402,15 @@ void runtime_GC(G *g) {
 	__atomic_store_n(&poolsdue, false, __ATOMIC_RELAXED);
 	return;
 #endif
-	stopTheWorld("GC (forced)");
-	__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
-	systemstack(gcMarkDone_m, NULL); /* the cycle under way, if any */
-	systemstack(gc_m, (void *)1); /* forced; a flag, not an address into this
-				       * stack, which stopTheWorld may have moved (S4) */
-	startTheWorld();
+	if (gl_debug.gcstoptheworld) {
+		stopTheWorld("GC (forced)");
+		__atomic_store_n(&gcwanted, false, __ATOMIC_RELAXED);
+		systemstack(gcMarkDone_m, NULL); /* the cycle under way, if any */
+		systemstack(gc_m, (void *)1); /* forced; a flag, not an address into this
+					       * stack, which stopTheWorld may have moved (S4) */
+		startTheWorld();
+	} else
+		gcForcedCycle();
 	/* and sweeps it all before it returns, as Go's runtime.GC: what it
 	 * freed is free, its finalizers are queued, the profile published */
 	systemstack(finishsweep_sys, NULL);

@@ -1903,6 +1903,7 @@ const char *waitreasonstr(uint32_t reason) {
 	case waitReasonSemacquire: return "semacquire";
 	case waitReasonSleep: return "sleep";
 	case waitReasonSyncCondWait: return "sync.Cond.Wait";
+	case waitReasonWaitForGCCycle: return "wait for GC cycle";
 	case waitReasonPreempted: return "preempted";
 	case waitReasonStoppingTheWorld: return "stopping the world";
 	}

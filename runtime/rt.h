@@ -74,6 +74,7 @@ typedef enum lockRank {
 	lockRankFfi,         /* ffi.c ffilock: the cache of ffi_cif descriptions */
 	lockRankSweep,       /* mgcsweep.c sweep.lock: the background sweeper's parking */
 	lockRankAssistQueue, /* mgcmark.c assistQueue.lock: parked assists */
+	lockRankMarkWait,    /* mgc.c markwait.lock: runtime.GC waiting for a mark to end */
 	/* The objects goroutines wait on: held while the waiter is queued or
 	 * readied (sched), a sudog taken (sudog), a value stored (work) */
 	lockRankPollDesc,    /* netpoll_epoll.c pollDesc.lock: pollUnblock */
@@ -484,6 +485,7 @@ enum { /* Go 1.19's waitReason values */
 	waitReasonSemacquire = 18,
 	waitReasonSleep = 19,
 	waitReasonSyncCondWait = 20,
+	waitReasonWaitForGCCycle = 23,
 	waitReasonGCWorkerIdle = 24,
 	waitReasonPreempted = 25,
 	waitReasonStoppingTheWorld = 27, /* Go 1.21's; 1.19 leaves the reason as it was */

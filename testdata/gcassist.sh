@@ -9,7 +9,7 @@
 # HeapSys near 116 MiB, pauses of a fraction of a millisecond.  The bounds
 # below sit halfway (they must hold on a loaded machine too): HeapSys
 # under 200 MiB and at least 4 cycles; and gctrace's assist CPU is not 0.
-# Then, at GLMAXPROCS=4, assists park on the assist queue, and the mark
+# runtime.GC's cycle is a concurrent one.  Then, at GLMAXPROCS=4, assists park on the assist queue, and the mark
 # workers, one per P, mark at the same time; and gctrace's lines are in
 # Go 1.19's format.
 . "$(dirname "$0")/testlib.sh"
@@ -34,6 +34,18 @@ if [ "$heap" -ge 200 ] || [ "$cycles" -lt 4 ] || [ "$assisted" -eq 0 ]; then
 else
 	echo "ok   GLMAXPROCS=1: HeapSys $heap MiB, $cycles cycles, $assisted with assists ($res)"
 fi
+
+# runtime.GC runs a concurrent cycle, as Go's (mgc.c, gcForcedCycle):
+# pause.gl calls it once its live set is built, and that cycle's gctrace
+# line ("(forced)") has a first pause and a mark with the world running
+# — a stop-the-world cycle prints 0 for the first phase and has no
+# assist/background/idle split to speak of.
+forced=$(grep '^gc .*(forced)$' "$tmp/out" | head -1)
+case "$forced" in
+"") fail "runtime.GC: no (forced) gctrace line" ;;
+*"%: 0+"*) fail "runtime.GC stopped the world for its whole cycle: $forced" ;;
+*) echo "ok   runtime.GC's cycle is concurrent: ${forced#gc }" ;;
+esac
 
 # Assists that cannot pay park on the assist queue (mgcmark.c,
 # gcParkAssist) until the worker's scan work pays them: with more Ps than
