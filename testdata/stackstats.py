@@ -33,6 +33,9 @@ func deep(n int) int {
 func main() {
 	done, park := make(chan bool), make(chan bool)
 	var m0, m1, m2 runtime.MemStats
+	// a first collection makes the runtime's own goroutines (a mark
+	// worker per P), whose stacks would count in StackInuse below
+	runtime.GC()
 	runtime.ReadMemStats(&m0)
 	println("mark grow")
 	go func() {
