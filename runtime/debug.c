@@ -40,6 +40,7 @@ static const struct dbgvar {
 	{"gcshrinkstackoff", &gl_debug.gcshrinkstackoff},
 	{"gcstoptheworld", &gl_debug.gcstoptheworld},
 	{"gcstress", &gl_debug.gcstress},
+	{"gcpacertrace", &gl_debug.gcpacertrace},
 	{"gctrace", &gl_debug.gctrace},
 	{"invalidptr", &gl_debug.invalidptr},
 	{"lockrank", &gl_debug.lockrank},

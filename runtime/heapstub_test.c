@@ -10,9 +10,10 @@
 
 mheap mheap_;
 
-void gcShadeBuf(const uintptr_t *p, uint64_t n) {
+bool gcShadeBuf(const uintptr_t *p, uint64_t n) {
 	(void)p;
 	(void)n;
+	return false;
 }
 
 bool wbshadowEnabled; /* never: GLDEBUG is not read */

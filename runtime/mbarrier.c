@@ -68,15 +68,17 @@ static inline void testhook(int kind, uintptr_t dst, uintptr_t src, uintptr_t si
  * the time (a test of the barriers glc emits, and their cost). */
 GlWriteBarrier writeBarrier;
 
-/* Shade what pp's buffer holds and empty it.  On the system stack:
- * greying may grow the mark queue (mgcmark.c's workgrow). */
-void wbBufFlush(P *pp) {
+/* Shade what pp's buffer holds and empty it; true if that greyed
+ * objects still to scan.  By the M that holds pp, or with pp stopped.
+ * On the system stack: greying may take blocks from the OS. */
+bool wbBufFlush(P *pp) {
 	wbBuf *b = &pp->wbBuf;
-	gcShadeBuf(b->buf, b->next);
+	bool grey = gcShadeBuf(b->buf, b->next);
 	b->next = 0;
+	return grey;
 }
 
-static void wbBufFlush_m(void *arg) { wbBufFlush(arg); }
+static void wbBufFlush_m(void *arg) { (void)wbBufFlush(arg); }
 static void shade_m(void *arg) { gcShadeBuf(arg, 1); }
 
 /* Queue p to be shaded: into the current P's buffer, which is flushed

@@ -672,6 +672,31 @@ static struct {
 	bool concurrent;  /* marked with the world running */
 } cycle;
 
+/* How this cycle's mark ended, for GLDEBUG=gcpacertrace=1: ragged
+ * barriers run and those that found grey objects, pauses restarted,
+ * and the bytes scanned in the last pause (what the barrier left to it).
+ * Zeroed when a mark begins; under worldsema or the world stopped. */
+static struct {
+	uint32_t barriers, grey, restarts;
+	uint64_t pausescan;
+} markdone;
+
+/* GLDEBUG=gcpacertrace=1: gl's line on the end of a concurrent mark (Go's
+ * gcpacertrace prints its pacer's inputs; gl's pacer is mgcpacer.c). */
+static void markdonetrace(void) {
+	printlock();
+	prints("pacer: mark done after ");
+	printuint(markdone.barriers);
+	prints(" ragged barriers (");
+	printuint(markdone.grey);
+	prints(" found grey objects), ");
+	printuint(markdone.restarts);
+	prints(" pauses restarted, ");
+	printuint(markdone.pausescan);
+	prints(" B scanned in the pause\n");
+	printunlock();
+}
+
 /* Mark termination (Go's gcMarkTermination): on g0, the world stopped,
  * marking complete.  The sweep starts (gcSweep), the live heap is what
  * was marked; then the next goal, the statistics, the stacks shrunk. */
@@ -715,6 +740,8 @@ static void gcMarkTermination(void) {
 	gcCPUAccount(cpu, tend);
 	if (gl_debug.gctrace)
 		gctrace(cycle.t0, cycle.t1, cycle.t2, tend, cycle.before, cycle.after, cpu);
+	if (gl_debug.gcpacertrace && cycle.concurrent)
+		markdonetrace();
 }
 
 /* A whole cycle with the world stopped, on g0: every cycle under
@@ -857,6 +884,7 @@ static void gcStartMarkCycle_m(bool forced) {
 	mcache_unlockNop();
 	wbshadowCheck("before a concurrent mark");
 	gcResetStats();
+	markdone = (__typeof__(markdone)){0};
 	uint32_t c = __atomic_add_fetch(&gccycle, 1, __ATOMIC_RELEASE);
 	gcAssistReset();
 	gcControllerStartMark();
@@ -881,7 +909,9 @@ static void gcStartMarkCycle_m(bool forced) {
 
 /* The last pause, on g0 with the world stopped: finish the cycle whose
  * number arg is (or whatever cycle is marking, for NULL), unless it is
- * over already. */
+ * over already.  Whatever grey objects are left are marked here: the
+ * ragged barrier (gcMarkDone) keeps them few; the pacer's backstop and
+ * GLDEBUG=gcstoptheworld=1 come here without it. */
 static void gcMarkDone_m(void *arg) {
 	if (!gcMarking() || (arg != NULL && (uint32_t)(uintptr_t)arg != gccycle))
 		return;
@@ -891,12 +921,14 @@ static void gcMarkDone_m(void *arg) {
 	for (int32_t i = 0; i < gomaxprocs; i++)
 		wbBufFlush(allp[i]);
 	wbshadowCheck("during a concurrent mark");
+	uint64_t scanned = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED);
 	gcWork w;
 	gcWorkInit(&w);
 	scanleftstacks(gccycle, &w);
 	gcMarkRootsAgain(&w);
 	gcDrainN(&w, -1);
 	gcWorkDispose(&w);
+	markdone.pausescan = __atomic_load_n(&gcstats.scannedBytes, __ATOMIC_RELAXED) - scanned;
 	__atomic_store_n(&gcBlackenEnabled, false, __ATOMIC_RELEASE);
 	gcWakeAllAssists();
 	writeBarrier.enabled = gl_debug.wbforce != 0;
@@ -914,15 +946,91 @@ static void gcAfterTermination_m(void *arg) {
 	bgsweepStart_m();
 }
 
-/* gcMarkDone from a goroutine: stop the world for it. */
-static void gcMarkDone(uint32_t c) {
-	stopTheWorld("GC mark termination");
+/* ---- the end of the mark (Go's gcMarkDone) ----
+ *
+ * A worker that finds nothing grey anywhere — work.full empty, no job
+ * holding grey objects (mgcmark.c's gcMarkWorkLeft) — may still be
+ * wrong: the Ps' write-barrier buffers hold pointers no one has shaded,
+ * and shading them may make more grey objects.  Stopping the world to
+ * flush them would make the pause as long as the marking they lead to.
+ * So, as Go's, the worker first runs a ragged barrier: every P flushes
+ * its own buffer at a safe point of its own (proc.c's forEachP) while
+ * the others run.  If any flush greyed an object, the mark goes on
+ * (the workers get turns for it) and the next worker to run dry tries
+ * again.  If none did, there were no grey objects at the barrier, and
+ * none can appear after it but through a barrier's buffer: so the world
+ * is stopped and the buffers flushed once more — the stores made since
+ * the barrier — and if even that greyed something the world starts
+ * again and the mark goes on (Go's issue 27993; rare).  Otherwise the
+ * pause ends the cycle (gcMarkDone_m) with nothing, or nearly nothing,
+ * left to mark.
+ *
+ * worldsema is held from the barrier to the pause: no other stop (nor
+ * GOMAXPROCS change) comes between, and a second worker that ran dry
+ * waits for it, then finds the cycle over or the work back. */
+static int32_t markDoneFlushed; /* Ps whose flush greyed objects (atomic) */
+
+static void markDoneFlushP(P *pp) {
+	if (wbBufFlush(pp))
+		__atomic_fetch_add(&markDoneFlushed, 1, __ATOMIC_RELAXED);
+}
+
+/* With the world stopped: the buffers filled since the barrier.  arg:
+ * where to say whether they greyed objects. */
+static void markDoneRecheck_m(void *arg) {
+	bool grey = false;
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		grey |= wbBufFlush(allp[i]);
+	*(bool *)arg = grey;
+}
+
+static bool markDoneRestart; /* the pause's verdict, under worldsema */
+
+
+static void markDoneRecheckPause_m(void *arg) {
+	(void)arg;
+	int64_t t0 = nanotime();
+	markDoneRecheck_m(&markDoneRestart);
+	if (markDoneRestart) {
+		markdone.restarts++;
+		gcRecordPause(nanotime() - t0);
+	}
+}
+
+/* From worker goroutine that ran dry in cycle c: end the mark, if it
+ * can be.  True if the mark of c is over (by this call or another's);
+ * false if grey objects turned up, and the mark goes on. */
+static bool gcMarkDone(uint32_t c) {
+	semacquireWorld();
+	if (!gcMarking() || gcCycle() != c) {
+		semreleaseWorld();
+		return true;
+	}
+	if (gcMarkWorkLeft()) { /* someone found more since */
+		semreleaseWorld();
+		return false;
+	}
+	__atomic_store_n(&markDoneFlushed, 0, __ATOMIC_RELAXED);
+	forEachP(markDoneFlushP);
+	markdone.barriers++;
+	if (__atomic_load_n(&markDoneFlushed, __ATOMIC_RELAXED) != 0) {
+		markdone.grey++;
+		semreleaseWorld();
+		return false;
+	}
+	stopTheWorldHeld("GC mark termination");
+	systemstack(markDoneRecheckPause_m, NULL);
+	if (markDoneRestart) {
+		startTheWorld();
+		return false;
+	}
 	/* the cycle by value: stopTheWorld may have moved this stack
 	 * (DESIGN.md S4), and cycles count from 1, so it is never NULL */
 	systemstack(gcMarkDone_m, (void *)(uintptr_t)c);
 	startTheWorld();
 	systemstack(gcAfterTermination_m, NULL);
 	wakefing();
+	return true;
 }
 
 /* ---- the background mark workers (Go's gcBgMarkWorker) ----
@@ -1142,7 +1250,8 @@ static void bgMarkSlice_m(void *arg) {
 		if (bw->turn == turnIdle)
 			phaswork_m(&busy);
 	} while (a->more && !a->starved && !busy && nanotime() < end &&
-		 !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE));
+		 !__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) &&
+		 !__atomic_load_n(&getm()->p->runSafePointFn, __ATOMIC_RELAXED));
 	int64_t scanned = (int64_t)w.scanWork;
 	gcWorkDispose(&w);
 	/* the assists may take this scan work as theirs (mgcmark.c) */
@@ -1154,6 +1263,9 @@ static void bgMarkSlice_m(void *arg) {
 	/* stacks left for a later slice (a stop-the-world came first) */
 	if (!a->stacksdone && gcMarking() && a->cycle == gccycle)
 		a->more = true;
+	/* a dedicated worker keeps its P past a preemption: the ragged
+	 * barrier's function runs here (proc.c's forEachP) */
+	checkSafePointFn(getm()->p);
 }
 
 /* gopark's unlockf: the worker is switched out; the scheduler (or
@@ -1230,13 +1342,19 @@ static void gcBgMarkWorker(G *g, void *arg) {
 		done = w->slice.cycle;
 		for (;;) {
 			systemstack(bgMarkSlice_m, w);
-			if (!w->slice.more)
+			if (w->slice.more) {
+				bgworkerYield(g, w);
+				continue;
+			}
+			endTurn(w);
+			if (!gcMarking() || done != __atomic_load_n(&gccycle, __ATOMIC_ACQUIRE) || gcMarkDone(done))
 				break;
-			bgworkerYield(g, w);
+			/* the ragged barrier found grey objects: a turn
+			 * again when the scheduler gives one */
+			g->preempt = false;
+			w->parkas = workerWaitingP;
+			gopark(parkworker_unlock, NULL, waitReasonGCWorkerIdle);
 		}
-		endTurn(w);
-		if (gcMarking() && done == __atomic_load_n(&gccycle, __ATOMIC_ACQUIRE))
-			gcMarkDone(done);
 	}
 }
 

@@ -423,15 +423,19 @@ static inline void greyheapword(uintptr_t p, uintptr_t obj, uintptr_t slot, gcWo
 bool gcBlackenEnabled;
 
 /* Go's shade, for a write barrier's buffer of n pointers (mbarrier.c's
- * wbBufFlush): grey each, onto work.full.  On the system stack. */
-void gcShadeBuf(const uintptr_t *p, uint64_t n) {
+ * wbBufFlush): grey each, onto work.full.  True if that left objects to
+ * scan there (Go's gcw.flushedWork: mark termination's ragged barrier
+ * asks).  On the system stack. */
+bool gcShadeBuf(const uintptr_t *p, uint64_t n) {
 	if (!__atomic_load_n(&gcBlackenEnabled, __ATOMIC_ACQUIRE))
-		return;
+		return false;
 	gcWork w;
 	gcWorkInit(&w);
 	for (uint64_t i = 0; i < n; i++)
 		greyobject(p[i], &w);
+	bool grey = w.wbuf1 != NULL && (w.wbuf1->nobj != 0 || w.wbuf2->nobj != 0);
 	gcWorkDispose(&w);
+	return grey;
 }
 
 void gcShade(uintptr_t p) {

@@ -1011,6 +1011,7 @@ static void stopm(void) {
  * make it idle (Go's handoffp) — by the rule findRunnable keeps too
  * (written at pidleput). */
 static void handoffp(P *pp) {
+	checkSafePointFn(pp); /* whoever hands pp off owns it: a forEachP may wait for it */
 	if (!runqempty(pp) || __atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0) {
 		startm(pp, false);
 		return;
@@ -1404,6 +1405,7 @@ top:;
 		gcstopm();
 		goto top;
 	}
+	checkSafePointFn(pp);
 	int64_t pollUntil = 0;
 	bool ran;
 	int64_t now = checkTimers(pp, 0, &pollUntil, &ran);
@@ -1486,8 +1488,9 @@ top:;
 	int32_t nsnap;
 	P **snap = allpsnapshot(&nsnap);
 	lock(&sched.lock);
-	if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE)) {
-		unlock(&sched.lock);
+	if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&pp->runSafePointFn, __ATOMIC_ACQUIRE) != 0) {
+		unlock(&sched.lock); /* forEachP sets the flag under the lock */
 		goto top;
 	}
 	if (sched.runqsize != 0) {
@@ -1906,6 +1909,7 @@ const char *waitreasonstr(uint32_t reason) {
 	case waitReasonWaitForGCCycle: return "wait for GC cycle";
 	case waitReasonPreempted: return "preempted";
 	case waitReasonStoppingTheWorld: return "stopping the world";
+	case waitReasonGarbageCollection: return "garbage collection";
 	}
 	return "waiting";
 }
@@ -1954,6 +1958,12 @@ static void entersyscall_gcwait(void *arg) {
 	unlock(&sched.lock);
 }
 
+/* A forEachP waits for this P: its function runs now, before the P is
+ * left in Psyscall (forEachP would take it from there otherwise). */
+static void entersyscall_safepoint(void *arg) {
+	checkSafePointFn(arg);
+}
+
 /* Go's reentersyscall: the work of both entries below, inlined into each
  * (a system call's cost is mostly here). */
 static inline __attribute__((always_inline)) void reentersyscall(uintptr_t pc, uintptr_t sp, uintptr_t bp) {
@@ -1971,6 +1981,8 @@ static inline __attribute__((always_inline)) void reentersyscall(uintptr_t pc, u
 	if (GL_UNLIKELY(__atomic_load_n(&sched.sysmonwait, __ATOMIC_ACQUIRE)))
 		asmcgocall(entersyscall_sysmon, NULL);
 	P *pp = mp->p;
+	if (GL_UNLIKELY(__atomic_load_n(&pp->runSafePointFn, __ATOMIC_ACQUIRE) != 0))
+		asmcgocall(entersyscall_safepoint, pp);
 	pp->m = NULL;
 	mp->oldp = pp;
 	mp->p = NULL;
@@ -2261,8 +2273,9 @@ static void stopTheWorldWithSema(const char *reason) {
 			gl_throw("stopTheWorld: not stopped (status != _Pgcstop)");
 }
 
-/* On g0: stopTheWorldWithSema with the caller's goroutine Gwaiting, not
- * Grunning, while it waits for the other Ps (as Go's stopTheWorld does).
+/* On g0: fn (stopTheWorldWithSema, forEachP's wait) with the caller's
+ * goroutine Gwaiting, not Grunning, while it waits for the other Ps (as
+ * Go's stopTheWorld does).
  * Otherwise a suspendG caller on another P, which keeps its P until it
  * has the goroutine, would wait for a goroutine that waits for that P:
  * neither moves (testdata/preempt.sh's preempt_clock, a goroutine whose
@@ -2271,15 +2284,15 @@ static void stopTheWorldWithSema(const char *reason) {
  * g->sched); it never moves meanwhile (isShrinkStackSafe refuses this
  * wait reason: runtime C below systemstack holds addresses in it), and,
  * as in execute, a claim is waited out before it runs again. */
-static void stopTheWorldAsWaiting_m(void *reason) {
+static void runAsWaiting(void (*fn)(const char *), const char *arg, uint32_t reason) {
 	G *gp = getm()->curg;
 	if (gp == NULL) {
-		stopTheWorldWithSema(reason);
+		fn(arg);
 		return;
 	}
-	gp->waitreason = waitReasonStoppingTheWorld;
+	gp->waitreason = reason;
 	casgstatus(gp, Grunning, Gwaiting);
-	stopTheWorldWithSema(reason);
+	fn(arg);
 	casgstatus(gp, Gwaiting, Grunning);
 	gp->waitreason = waitReasonZero;
 	if (GL_UNLIKELY(suspendfence))
@@ -2288,11 +2301,30 @@ static void stopTheWorldAsWaiting_m(void *reason) {
 		suspendwaitexecute(gp);
 }
 
+static void stopTheWorldAsWaiting_m(void *reason) {
+	runAsWaiting(stopTheWorldWithSema, reason, waitReasonStoppingTheWorld);
+}
+
 /* Stop every P but the caller's: each finishes what it runs up to its
  * next prologue (or block), then waits; a P in a system call is taken
  * as it is (its goroutine runs no gl code until exitsyscall). */
 void stopTheWorld(const char *reason) {
+	semacquireWorld();
+	stopTheWorldHeld(reason);
+}
+
+/* One stop-the-world (or forEachP) at a time: worldsema, from a
+ * goroutine, which parks while another holds it. */
+void semacquireWorld(void) {
 	semacquire1(&worldsema, false, waitReasonSemacquire);
+}
+
+void semreleaseWorld(void) {
+	semrelease1(&worldsema, false);
+}
+
+/* stopTheWorld for a caller that holds worldsema already. */
+void stopTheWorldHeld(const char *reason) {
 	getg()->m->locks++; /* the caller must not be preempted meanwhile */
 	systemstack(stopTheWorldAsWaiting_m, (void *)reason);
 }
@@ -2359,6 +2391,164 @@ void startTheWorld_m(void) {
 	getm()->locks--;
 	semrelease1(&worldsema, false);
 	wakep();
+}
+
+/* ---- forEachP: a function every P runs at a safe point (Go's) ----
+ *
+ * What mark termination's ragged barrier needs (mgc.c's gcMarkDone):
+ * every P's write-barrier buffer flushed, by the M that holds the P, so
+ * that the collector learns whether grey objects are left anywhere,
+ * without stopping the world for it.  forEachP sets P.runSafePointFn on
+ * every other P and preempts their goroutines; a P's M runs the
+ * function when it next schedules (findRunnable), enters a system call,
+ * or hands the P off, and when a mark worker on it ends a slice.  The
+ * caller runs it for its own P, for the idle Ps (under sched.lock, so
+ * that none is taken meanwhile) and for the Ps in system calls (each
+ * taken with a CAS and handed off, as sysmon's retake does), and waits,
+ * preempting again every 100 µs, until every P has.  The caller holds
+ * worldsema, so no stop-the-world or procresize changes the Ps under
+ * it; its goroutine is Gwaiting meanwhile, for the reason
+ * stopTheWorldAsWaiting_m gives. */
+
+/* fn has run for one more P; the caller wakes when it was the last. */
+static void safePointDone(void) {
+	lock(&sched.lock);
+	if (--sched.safePointWait == 0)
+		notewakeup(&sched.safePointNote);
+	unlock(&sched.lock);
+}
+
+/* The M that holds pp runs the function due on it, if any (Go's
+ * runSafePointFn).  The function was set before the flag (release). */
+static void runSafePointFn(P *pp) {
+	uint32_t one = 1;
+	if (!__atomic_compare_exchange_n(&pp->runSafePointFn, &one, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	sched.safePointFn(pp);
+	safePointDone();
+}
+
+/* Called where a P's M is at a safe point anyway: one load when nothing
+ * is due. */
+void checkSafePointFn(P *pp) {
+	if (GL_UNLIKELY(__atomic_load_n(&pp->runSafePointFn, __ATOMIC_ACQUIRE) != 0))
+		runSafePointFn(pp);
+}
+
+static void forEachPsyscall(void) {
+	for (int32_t i = 0; i < gomaxprocs; i++) {
+		P *pp = allp[i];
+		uint32_t s = Psyscall;
+		if (__atomic_load_n(&pp->runSafePointFn, __ATOMIC_ACQUIRE) == 0 ||
+		    __atomic_load_n(&pp->status, __ATOMIC_ACQUIRE) != Psyscall)
+			continue;
+		incidlelocked(-1); /* as retakesyscall: the M in the call may stop meanwhile */
+		if (__atomic_compare_exchange_n(&pp->status, &s, Pidle, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			pp->syscalltick++;
+			handoffp(pp); /* runs fn first */
+		}
+		incidlelocked(1);
+	}
+}
+
+static void (*forEachPFn)(P *); /* forEachP's argument, under worldsema */
+
+static void forEachPWithSema(const char *unused) {
+	(void)unused;
+	void (*fn)(P *) = forEachPFn;
+	P *self = getm()->p;
+	lock(&sched.lock);
+	if (sched.safePointWait != 0)
+		gl_throw("forEachP: sched.safePointWait != 0");
+	sched.safePointWait = gomaxprocs - 1;
+	sched.safePointFn = fn;
+	for (int32_t i = 0; i < gomaxprocs; i++) {
+		allp[i]->stwpacing = (pacing){0};
+		if (allp[i] != self)
+			__atomic_store_n(&allp[i]->runSafePointFn, 1, __ATOMIC_RELEASE);
+	}
+	preemptall();
+	/* a P that goes idle from now on sees its flag first (findRunnable) */
+	for (P *pp = sched.pidle; pp != NULL; pp = pp->link) {
+		uint32_t one = 1;
+		if (__atomic_compare_exchange_n(&pp->runSafePointFn, &one, 0, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			fn(pp);
+			sched.safePointWait--;
+		}
+	}
+	bool wait = sched.safePointWait > 0;
+	unlock(&sched.lock);
+	fn(self);
+	forEachPsyscall();
+	while (wait) {
+		if (notetsleep(&sched.safePointNote, 100 * 1000)) {
+			noteclear(&sched.safePointNote);
+			break;
+		}
+		preemptall();
+		forEachPsyscall(); /* one that entered its call between our looks */
+	}
+	lock(&sched.lock);
+	if (sched.safePointWait != 0)
+		gl_throw("forEachP: not done");
+	for (int32_t i = 0; i < gomaxprocs; i++)
+		if (__atomic_load_n(&allp[i]->runSafePointFn, __ATOMIC_ACQUIRE) != 0)
+			gl_throw("forEachP: P did not run fn");
+	sched.safePointFn = NULL;
+	unlock(&sched.lock);
+}
+
+static void forEachP_m(void *arg) {
+	(void)arg;
+	runAsWaiting(forEachPWithSema, NULL, waitReasonGarbageCollection);
+}
+
+void forEachP(void (*fn)(P *)) {
+	forEachPFn = fn;
+	getg()->m->locks++; /* its P stays its own until every P has run fn */
+	systemstack(forEachP_m, NULL);
+	getg()->m->locks--;
+}
+
+/* runtime.ForEachPForTest (stdlib/runtime/preempt.gl): forEachP with a
+ * function that records, for each P by id, how many times it ran and
+ * who ran it: 0 the caller's M (its own P, an idle P, a P it took from a
+ * system call), 1 the M holding the P (at its safe point), 2 another M
+ * (sysmon's retake).  The record is the runtime's, read afterwards one P
+ * at a time (forEachPResultForTest): the caller parks for worldsema, and
+ * its stack may move meanwhile (DESIGN.md S4). */
+enum { fptestMax = 256 };
+static struct {
+	M *caller;
+	int64_t ran[fptestMax], where[fptestMax];
+} fptest; /* under worldsema */
+
+static void forEachPTestFn(P *pp) {
+	if (pp->id >= fptestMax)
+		return;
+	__atomic_fetch_add(&fptest.ran[pp->id], 1, __ATOMIC_RELAXED);
+	M *mp = getm();
+	fptest.where[pp->id] = mp == fptest.caller ? 0 : mp->p == pp ? 1 : 2;
+}
+
+int64_t runtime_forEachPForTest(G *g) {
+	(void)g;
+	semacquireWorld();
+	for (int i = 0; i < fptestMax; i++)
+		fptest.ran[i] = 0, fptest.where[i] = -1;
+	fptest.caller = getm();
+	forEachP(forEachPTestFn);
+	int64_t n = gomaxprocs;
+	semreleaseWorld();
+	return n;
+}
+
+struct gltuple_int_int runtime_forEachPResultForTest(G *g, int64_t i) {
+	(void)g;
+	if (i < 0 || i >= fptestMax)
+		return (struct gltuple_int_int){.r0 = 0, .r1 = -1};
+	return (struct gltuple_int_int){.r0 = fptest.ran[i], .r1 = fptest.where[i]};
 }
 
 /* runtime.GOMAXPROCS(n): the old value; n > 0 changes it, with the world

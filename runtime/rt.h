@@ -280,6 +280,9 @@ struct P {
 	/* the stop-the-world's signals to this P's goroutine (proc.c,
 	 * preemptall), under sched.gcwaiting's owner */
 	pacing stwpacing;
+	/* atomic: 1 while forEachP's function is due on this P (proc.c); the
+	 * M that holds the P clears it with a CAS and runs the function */
+	uint32_t runSafePointFn;
 	/* the collector's mark worker that only this P gives turns (mgc.c,
 	 * Go's p.gcBgMarkWorker); NULL until a mark first needs it */
 	struct bgWorker *gcBgMarkWorker;
@@ -337,6 +340,11 @@ typedef struct schedt {
 	uint32_t gcwaiting;     /* atomic */
 	int32_t stopwait;
 	note stopnote;
+	/* forEachP (proc.c): the function every P runs at a safe point and
+	 * how many have yet to, under lock; the caller sleeps on the note */
+	void (*safePointFn)(P *);
+	int32_t safePointWait;
+	note safePointNote;
 	uint32_t sysmonwait;    /* atomic */
 	note sysmonnote;
 	int32_t mainexited;     /* main goroutine called Goexit */
@@ -435,6 +443,16 @@ void exit_m(void *code) GL_NORETURN; /* exit(code) on g0 */
 const char *waitreasonstr(uint32_t reason);
 void stopTheWorld(const char *reason);
 void startTheWorld(void);
+/* stopTheWorld's two halves, for a caller that holds worldsema across
+ * other work first (mgc.c's gcMarkDone, around forEachP) */
+void semacquireWorld(void);
+void semreleaseWorld(void);
+void stopTheWorldHeld(const char *reason);
+/* fn(pp) for every P, each at a safe point of its own, without stopping
+ * the world (proc.c; Go's forEachP).  From a goroutine that holds
+ * worldsema (semacquireWorld). */
+void forEachP(void (*fn)(P *));
+void checkSafePointFn(P *pp); /* proc.c: pp's M at a safe point runs forEachP's fn, if due */
 int32_t procresize_request(int32_t n); /* runtime.GOMAXPROCS */
 void lockOSThread(void);
 void unlockOSThread(void);
@@ -475,6 +493,7 @@ enum { /* Go 1.19's waitReason values */
 	waitReasonIOWait = 2,
 	waitReasonChanReceiveNilChan = 3,
 	waitReasonChanSendNilChan = 4,
+	waitReasonGarbageCollection = 6, /* gl: mgc.c's ragged barrier, waiting for every P (forEachP) */
 	waitReasonSelect = 9,
 	waitReasonSelectNoCases = 10,
 	waitReasonGCAssistWait = 11,
@@ -706,6 +725,7 @@ void gcMarkRoots(gcWork *w);
 void gcDrain(void);                 /* with the world stopped: until nothing is grey */
 bool gcDrainN(gcWork *w, int64_t budget); /* scan about budget bytes (< 0: all); true if w still has grey objects */
 void gcmarknewobject(mcache *c, mspan *s, uintptr_t x); /* allocated while marking: black */
+
 void gcMarkRootsAgain(gcWork *w);   /* mark termination: the roots written without barriers */
 void gcMarkRootsNoStacks(gcWork *w); /* the concurrent mark's first pause */
 void gcScanStack(G *gp, uint32_t c, gcWork *w); /* one goroutine's stack, for cycle c */
@@ -789,7 +809,7 @@ void typeBitsBulkBarrier(const GlType *t, uintptr_t dst, uintptr_t src, uintptr_
 /* tests only: the barrier entries report their calls (kind, arguments) */
 enum { GL_BARRIER_BULK, GL_BARRIER_SRCONLY, GL_BARRIER_TYPEBITS };
 extern void (*gcWriteBarrierTestHook)(int kind, uintptr_t dst, uintptr_t src, uintptr_t size);
-void wbBufFlush(P *pp);             /* shade what pp's write-barrier buffer holds */
+bool wbBufFlush(P *pp);             /* shade what pp's write-barrier buffer holds; true if that greyed work */
 
 /* mwbshadow.c: GLDEBUG=wbshadow=1, the shadow heap that finds pointer
  * stores into the heap that bypassed the barrier.  Invariant, for every
@@ -816,7 +836,7 @@ static inline void wbshadowWrite(uintptr_t w, uintptr_t v) {
 	*sh = v;
 }
 void gcShade(uintptr_t p);          /* mgcmark.c: grey p's object, while marking */
-void gcShadeBuf(const uintptr_t *p, uint64_t n); /* the same for n pointers */
+bool gcShadeBuf(const uintptr_t *p, uint64_t n); /* the same for n pointers; true if any is left to scan */
 extern bool gcBlackenEnabled;       /* mgcmark.c: marking runs and mutators may shade */
 G *gcFindRunnableWorker(bool idle); /* mgc.c: the mark worker, if this P should run it now */
 bool gcWorkerWantsP(P *pp, int64_t now); /* mgc.c: pp's mark worker waits for a turn and is due one */
@@ -974,6 +994,7 @@ typedef struct gl_debugvars {
 	int32_t stackforcemove;  /* move the stack at every prologue (1) or one in N, poison old */
 	int32_t stacktrace;      /* print a line per stack copy */
 	int32_t gctrace;
+	int32_t gcpacertrace;    /* a line per cycle on how its mark ended (mgc.c, gcMarkDone) */
 	int32_t schedtrace;
 	int32_t scheddetail;
 	int32_t asyncpreemptoff;

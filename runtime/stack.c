@@ -563,13 +563,14 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
  * nor between gopark and the unlockf that publishes
  * its sudogs (parkingOnChan: a sender may be writing through one without
  * the channel lock copystack would take), nor while it stops the world
- * (Gwaiting inside systemstack, proc.c: runtime C frames below hold
- * addresses into its stack). */
+ * or waits in forEachP (Gwaiting inside systemstack, proc.c: runtime C
+ * frames below hold addresses into its stack). */
 bool isShrinkStackSafe(G *g) {
 	uint32_t s = readgstatus(g);
 	return (s == Gwaiting || s == Grunnable) && g->sched.sp != 0 && !g->asyncSafePoint && !g->allocSafePoint &&
 	       __atomic_load_n(&g->parkingOnChan, __ATOMIC_ACQUIRE) == 0 &&
-	       !(s == Gwaiting && g->waitreason == waitReasonStoppingTheWorld);
+	       !(s == Gwaiting && (g->waitreason == waitReasonStoppingTheWorld ||
+				   g->waitreason == waitReasonGarbageCollection));
 }
 
 /* Go's shrinkstack: halve the stack of a switched-out goroutine that uses

@@ -9,9 +9,9 @@
 # HeapSys near 116 MiB, pauses of a fraction of a millisecond.  The bounds
 # below sit halfway (they must hold on a loaded machine too): HeapSys
 # under 200 MiB and at least 4 cycles; and gctrace's assist CPU is not 0.
-# runtime.GC's cycle is a concurrent one.  Then, at GLMAXPROCS=4, assists park on the assist queue, and the mark
-# workers, one per P, mark at the same time; and gctrace's lines are in
-# Go 1.19's format.
+# runtime.GC's cycle is a concurrent one.  Then, at GLMAXPROCS=4, assists park on the assist queue, the mark
+# workers, one per P, mark at the same time, and marks end by the ragged
+# barrier; and gctrace's lines are in Go 1.19's format.
 . "$(dirname "$0")/testlib.sh"
 
 build pause "$top_srcdir/bench/gc/pause.gl" || exit 1
@@ -59,7 +59,7 @@ esac
 # MiB/s (2-12 parks in three runs), so this run allocates 1 GiB/s: 63-105
 # parks in three runs.  The run must also end (a parked assist nobody
 # wakes would hang it: timeout).
-GLMAXPROCS=4 GLDEBUG=trace="$tmp/trace.json" timeout 60 "$tmp/pause" -secs=2 -rate=1024 >"$tmp/out4" 2>&1
+GLMAXPROCS=4 GLDEBUG=trace="$tmp/trace.json",gcpacertrace=1 timeout 60 "$tmp/pause" -secs=2 -rate=1024 >"$tmp/out4" 2>&1
 rc=$?
 parks=$(grep -o '"reason":"GC assist wait"' "$tmp/trace.json" 2>/dev/null | wc -l)
 if [ $rc -ne 0 ] || [ "$parks" -eq 0 ]; then
@@ -95,6 +95,28 @@ if [ "${1:-0}" -lt 2 ] || [ "${2:-0}" -eq 0 ]; then
 	fail "GLMAXPROCS=4: $1 mark workers ran, $2 turns overlapped (want >= 2 workers, > 0 overlaps)"
 else
 	echo "ok   GLMAXPROCS=4: $1 mark workers ran, $2 pairs of turns overlapped"
+fi
+
+# The same run: how each mark ended (mgc.c, gcMarkDone; GLDEBUG=gcpacertrace=1
+# prints a line per cycle).  A worker that runs dry first runs the ragged
+# barrier — every P flushes its write-barrier buffer at a safe point of its
+# own (proc.c's forEachP) — and stops the world only when that greyed
+# nothing, so the last pause has (nearly) nothing left to mark.  Cycles
+# ended otherwise print 0 barriers: the pacer's backstop (a heap half
+# again past its goal, at start-up) finishes a mark in a pause.  When this
+# was written, three runs: 40-41 of 42 cycles ended by the barrier, each
+# with 0 B scanned in its pause; one in 42 needed a second barrier.
+# Wanted: three quarters of the cycles end by the barrier, each of those
+# with under 64 KiB scanned in its pause.
+markdone=$(grep '^pacer: mark done after' "$tmp/out4" | awk '
+	{ n++; if ($5 > 0) { b++; if ($(NF-5) >= 65536) big++ } }
+	END { printf "%d %d %d\n", n, b, big }')
+set -- $markdone
+if [ "${1:-0}" -eq 0 ] || [ $((4 * ${2:-0})) -lt $((3 * $1)) ] || [ "${3:-0}" -ne 0 ]; then
+	fail "GLMAXPROCS=4: of $1 marks, $2 ended by the ragged barrier (want 3/4), $3 of those scanned >= 64 KiB in the pause (want 0)"
+	grep '^pacer:' "$tmp/out4" | head -3 | sed 's/^/    /'
+else
+	echo "ok   GLMAXPROCS=4: $2 of $1 marks ended by the ragged barrier, none scanning 64 KiB in its pause"
 fi
 
 # gctrace's line in Go 1.19's format, field by field (runtime/mgc.c,
