@@ -529,6 +529,7 @@ static const struct {
 	 "GLDEBUG=name=value,... (as GODEBUG):\n"
 	 "  schedtrace=ms, scheddetail=1   Go's SCHED lines\n"
 	 "  gctrace=1                      a line per collection, Go's format\n"
+	 "  gcpacertrace=1                 a line per cycle on how its mark ended\n"
 	 "  scavtrace=1                    the scavenger's line per cycle\n"
 	 "  gcstress=N                     a collection every N allocations\n"
 	 "  clobberfree=1, gccheckmark=1   poison freed objects; check marking\n"
