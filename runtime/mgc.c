@@ -858,18 +858,21 @@ static void gcWaitOnMark(uint32_t c) {
 	gopark(markwait_unlock, &markwait.lock, waitReasonWaitForGCCycle);
 }
 
-/* The mark is over (gcphase is 0), the world stopped: every waiter runs. */
+/* The mark is over (gcphase is 0), the world stopped: every waiter is
+ * runnable — at the back of the run queue, as Go's gcMarkTermination
+ * injects them, not next.  Readied next (goready), a goroutine that
+ * calls runtime.GC in a loop came back ahead of everything queued, and
+ * with one P the mark worker (due at the start of every mark) and it took
+ * turns for ever while the program's other goroutines waited in the
+ * queue behind: testdata/run/gc_scavenge_churn, whose main calls
+ * debug.FreeOSMemory until its workers end, ran 350,000 cycles and
+ * never ended, about one run in ten under gcstress on a loaded machine. */
 static void gcWakeMarkWaiters(void) {
 	lock(&markwait.lock);
-	G *gp = markwait.head;
+	G *list = markwait.head;
 	markwait.head = NULL;
 	unlock(&markwait.lock);
-	while (gp != NULL) {
-		G *next = gp->schedlink;
-		gp->schedlink = NULL;
-		goready(gp);
-		gp = next;
-	}
+	injectglist(list, traceWhyNone);
 }
 
 /* The first pause, on g0 with the world stopped; forced: runtime.GC's. */

@@ -1098,7 +1098,7 @@ static void resetspinning(void) {
  * queue and an M started for each idle P, up to their number; with a P,
  * as many on the global queue as there are idle Ps to run them (with an M
  * each), the rest on this P's queue. */
-static void injectglist(G *list, uint8_t why) {
+void injectglist(G *list, uint8_t why) {
 	if (list == NULL)
 		return;
 	int32_t n = 0;

@@ -452,6 +452,9 @@ void stopTheWorldHeld(const char *reason);
  * the world (proc.c; Go's forEachP).  From a goroutine that holds
  * worldsema (semacquireWorld). */
 void forEachP(void (*fn)(P *));
+/* proc.c: make the Gwaiting goroutines of list (linked through
+ * schedlink) runnable at the back of the queues, not runnext (Go's) */
+void injectglist(G *list, uint8_t why);
 void checkSafePointFn(P *pp); /* proc.c: pp's M at a safe point runs forEachP's fn, if due */
 int32_t procresize_request(int32_t n); /* runtime.GOMAXPROCS */
 void lockOSThread(void);
