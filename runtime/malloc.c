@@ -33,9 +33,11 @@
  * trailing zeros, a compare, a shift, two stores, a multiply-add), then
  * clearing if the slot may hold old data and the caller wants zeroed
  * memory (span.needzero: a noscan span's freed slots are cleared here, a
- * scan span's by the sweeper) and the pointer bits for scan classes.
- * No lock, no atomic operation, no counter: statistics are settled per
- * span (mcache.c).  Everything else goes through systemstack to g0:
+ * scan span's by the sweeper) and the pointer bits for scan classes;
+ * while the collector marks, the mark bit (gcmarknew, rt.h: black).
+ * No lock, no atomic operation but that mark bit's or, no shared
+ * counter: statistics are settled per span (mcache.c).  Everything else
+ * goes through systemstack to g0:
  *  - mallocslow: the span's 64-slot window or the span is used up
  *    (nextFree, refill from the mcentral, perhaps a new span);
  *  - largeAlloc: a span from the page heap under mheap.lock;
@@ -236,11 +238,8 @@ static void mallocclear_m(void *arg) {
 
 /* A slot of a scan span that may hold old data (needzero): cleared,
  * then its pointer bits, on g0 (a bitmap clear and a memset would not fit
- * the stack band after the callers' frames).  Also the way of any slot
- * the fast paths take while the collector marks, to be marked black
- * (there is no room for that call on the goroutine's stack either),
- * cleared if the span has needzero and the caller asked for zeroed
- * memory.  Returns x. */
+ * the stack band after the callers' frames); black while the collector
+ * marks.  Returns x. */
 static GL_NOINLINE void *mallocclear(uintptr_t x, mspan *s, uint64_t size, const GlType *typ, bool noscan,
 				     bool needzero) {
 	mallocArgs a = {.size = size, .typ = typ, .noscan = noscan, .needzero = needzero, .x = x, .s = s};
@@ -353,6 +352,19 @@ void allocKick(P *pp) {
 /* ---- the interface ---- */
 
 
+/* x, just taken from s while the collector marks: black (gcmarknew,
+ * rt.h), then its first n bytes cleared.  Tail-called by the fast paths,
+ * on the goroutine stack: its work inline in them cost mallocgc two more
+ * saved registers, and the deepest runtime chain of testdata/stackusage.py
+ * (mapassign > ... > mallocgc > malloctiny > mallocslow) 16 bytes past
+ * its 512 (S7). */
+static GL_NOINLINE void *mallocblack(mcache *c, mspan *s, uintptr_t x, uint64_t n) {
+	gcmarknew(c, s, x);
+	if (n != 0)
+		return memset((void *)x, 0, n); /* a tail call */
+	return (void *)x;
+}
+
 /* A pointer-free request of size < maxTinySize bytes (Go's tiny
  * allocator): a piece of c's block, aligned as its size allows (a
  * multiple of 8, 4 or 2), or a new zeroed 16-byte block, which is the
@@ -384,8 +396,8 @@ static GL_NOINLINE void *malloctiny(mcache *c, uint64_t size) {
 	if (GL_UNLIKELY(x == 0))
 		return mallocslow(maxTinySize, NULL, true, c, tinySpanClass, size | slowCounted);
 	tinyInstall(c, x, size);
-	if (GL_UNLIKELY(gcBlackenEnabled)) /* black: mallocclear marks it */
-		return mallocclear(x, s, maxTinySize, NULL, true, true);
+	if (GL_UNLIKELY(gcBlackenEnabled)) /* black, and zeroed as below */
+		return mallocblack(c, s, x, s->needzero ? maxTinySize : 0);
 	if (GL_UNLIKELY(s->needzero)) /* a new block: zero, for its next pieces too */
 		return memset((void *)x, 0, maxTinySize);
 	return (void *)x;
@@ -432,19 +444,22 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 	 * words (S7) */
 	if (GL_UNLIKELY(x == 0))
 		return mallocslow(size, typ, needzero, c, spc, slowCounted);
-	if (GL_UNLIKELY(gcBlackenEnabled)) /* black: these slow paths mark it too */
-		return noscan || (s->needzero && needzero) ? mallocclear(x, s, size, typ, noscan, needzero)
-							 : heapBitsSlow(x, s, size, typ);
+	/* While the collector marks, the new object is black: marked by
+	 * mallocblack, or by the slow helpers below (mallocclear,
+	 * heapBitsSlow), which mark it themselves. */
+	bool black = GL_UNLIKELY(gcBlackenEnabled);
 	if (GL_UNLIKELY(s->needzero) && needzero) {
 		/* a noscan slot is cleared here, memset a libc leaf the stack
 		 * band allows (and a tail call: it returns x); a scan slot's
 		 * pointer bits need g0 */
-		if (noscan)
-			return memset((void *)x, 0, s->elemsize);
-		return mallocclear(x, s, size, typ, noscan, needzero);
+		if (!noscan)
+			return mallocclear(x, s, size, typ, noscan, needzero);
+		if (black)
+			return mallocblack(c, s, x, s->elemsize);
+		return memset((void *)x, 0, s->elemsize);
 	}
 	if (noscan)
-		return (void *)x;
+		return black ? mallocblack(c, s, x, 0) : (void *)x;
 	/* pointer bits of one object of at most 8 words of ptrdata, in a
 	 * span within one arena: its mask, gcdata[0], into one or two bytes
 	 * of the bitmap (only this P writes this span's bytes) */
@@ -457,7 +472,7 @@ void *mallocgc(uint64_t size, const GlType *typ, bool needzero) {
 		hb[0] |= (uint8_t)m;
 		if (m >> 8)
 			hb[1] |= (uint8_t)(m >> 8);
-		return (void *)x;
+		return black ? mallocblack(c, s, x, 0) : (void *)x;
 	}
 	return heapBitsSlow(x, s, size, typ);
 }

@@ -168,6 +168,12 @@ static void heapBitsFill(uintptr_t x, uint64_t n, bool on) {
 		heapBitsPut(x, on);
 }
 
+/* Clear the pointer bits of the n bytes at x (the sweep, for a span
+ * that crosses an arena boundary). */
+void heapBitsClear(uintptr_t x, uint64_t n) {
+	heapBitsFill(x, n, false);
+}
+
 /* Record the pointer words of the object just allocated at x in span s:
  * dataSize bytes of typ values (one, or an array of them).  Returns x, so
  * that mallocgc can tail-call it.  A leaf with a small frame: it runs on

@@ -267,13 +267,6 @@ gcstats_t gcstats;
  * the work list unless it has no pointers (noscan: it is black at once).
  * p may be any word: findObject rejects what is not inside an allocated
  * slot (Go's greyobject, reached through findObject as its shade). */
-/* Set the mark bit idx of s; false if it was set already (by anyone). */
-static inline bool setmarked(mspan *s, uint32_t idx) {
-	uint8_t *b = &s->gcmarkBits[idx / 8], m = (uint8_t)(1 << (idx % 8));
-	if (__atomic_load_n(b, __ATOMIC_RELAXED) & m)
-		return false;
-	return !(__atomic_fetch_or(b, m, __ATOMIC_RELAXED) & m);
-}
 
 /* Add w's counts to gcstats: after each drain (the pacer's assist ratio
  * reads gcstats.scannedBytes, and a worker's slice holds a millisecond
@@ -442,21 +435,10 @@ void gcShade(uintptr_t p) {
 	gcShadeBuf(&p, 1);
 }
 
-/* Go's gcmarknewobject: x, just allocated from s while marking, is
- * black: marked, and never scanned (what is stored into it is shaded by
- * the barrier, or was reachable anyway).  Counted in c, the allocating
- * P's mcache (or the no-P cache, under its lock), until releaseAll adds
- * it to gcstats; and charged to the allocating goroutine's assist
- * credit.  On g0. */
+/* Go's gcmarknewobject, for the slow paths (on g0); the fast paths use
+ * rt.h's inline gcmarknew. */
 void gcmarknewobject(mcache *c, mspan *s, uintptr_t x) {
-	uint32_t idx = s->nelems == 1 ? 0 : (uint32_t)((x - s->startAddr) / s->elemsize);
-	if (setmarked(s, idx)) {
-		c->blackObjects++;
-		c->blackBytes += s->elemsize;
-	}
-	M *mp = getm();
-	if (mp->curg != NULL && mp->p != NULL) /* its debt: paid at the slow path's end (gcAssistAlloc) */
-		mp->curg->gcAssistBytes -= (int64_t)s->elemsize;
+	gcmarknew(c, s, x);
 }
 
 /* ---- mark assists (Go's gcAssistAlloc) ----

@@ -405,6 +405,17 @@ uint32_t nextFreeIndex(mspan *s);
 bool mspan_isFree(mspan *s, uint32_t index);
 uintptr_t findObject(uintptr_t p, mspan **sp, uint32_t *objIndex);
 bool heapBitsIsPointer(uintptr_t addr);
+
+/* Set the mark bit idx of s; false if it was set already (by anyone: the
+ * drainers, the barriers and the allocator set bits of one byte at once,
+ * hence the atomic or). */
+static inline __attribute__((always_inline)) bool setmarked(mspan *s, uint32_t idx) {
+	uint8_t *b = &s->gcmarkBits[idx / 8], m = (uint8_t)(1 << (idx % 8));
+	if (__atomic_load_n(b, __ATOMIC_RELAXED) & m)
+		return false;
+	return !(__atomic_fetch_or(b, m, __ATOMIC_RELAXED) & m);
+}
+void heapBitsClear(uintptr_t x, uint64_t n);
 uintptr_t heapBitsSetType(uintptr_t x, const mspan *s, uint64_t dataSize, const GlType *typ);
 
 /* The fast path's free-slot lookup (Go's nextFreeFast): the lowest set bit

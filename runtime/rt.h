@@ -729,6 +729,24 @@ void gcDrain(void);                 /* with the world stopped: until nothing is 
 bool gcDrainN(gcWork *w, int64_t budget); /* scan about budget bytes (< 0: all); true if w still has grey objects */
 void gcmarknewobject(mcache *c, mspan *s, uintptr_t x); /* allocated while marking: black */
 
+/* Go's gcmarknewobject: x, just allocated from s while marking, is
+ * black: marked, and never scanned (what is stored into it is shaded by
+ * the barrier, or was reachable anyway).  Counted in c, the allocating
+ * P's mcache (or the no-P cache, under its lock), until releaseAll adds
+ * it to gcstats; and charged to the allocating goroutine's assist
+ * credit, paid at the next slow path's end (malloc.c, gcAssistAlloc).
+ * No call: mallocgc's fast path runs it on the goroutine stack, in the
+ * band below the guard (S7). */
+static inline __attribute__((always_inline)) void gcmarknew(mcache *c, mspan *s, uintptr_t x) {
+	uint32_t idx = s->nelems == 1 ? 0 : (uint32_t)(((uint64_t)(x - s->startAddr) * s->divMul) >> 32);
+	if (setmarked(s, idx)) {
+		c->blackObjects++;
+		c->blackBytes += s->elemsize;
+	}
+	M *mp = getm();
+	if (mp->curg != NULL && mp->p != NULL)
+		mp->curg->gcAssistBytes -= (int64_t)s->elemsize;
+}
 void gcMarkRootsAgain(gcWork *w);   /* mark termination: the roots written without barriers */
 void gcMarkRootsNoStacks(gcWork *w); /* the concurrent mark's first pause */
 void gcScanStack(G *gp, uint32_t c, gcWork *w); /* one goroutine's stack, for cycle c */
