@@ -978,29 +978,26 @@ static void markDoneFlushP(P *pp) {
 		__atomic_fetch_add(&markDoneFlushed, 1, __ATOMIC_RELAXED);
 }
 
-/* With the world stopped: the buffers filled since the barrier.  arg:
- * where to say whether they greyed objects. */
+/* With the world stopped: flush the buffers filled since the barrier;
+ * markDoneRestart says whether that greyed objects (the mark goes on,
+ * and this pause counts as one of its own, measured as the cycle's
+ * pauses are: from the world stopped). */
+static bool markDoneRestart; /* under worldsema */
+
 static void markDoneRecheck_m(void *arg) {
+	(void)arg;
+	int64_t t0 = nanotime();
 	bool grey = false;
 	for (int32_t i = 0; i < gomaxprocs; i++)
 		grey |= wbBufFlush(allp[i]);
-	*(bool *)arg = grey;
-}
-
-static bool markDoneRestart; /* the pause's verdict, under worldsema */
-
-
-static void markDoneRecheckPause_m(void *arg) {
-	(void)arg;
-	int64_t t0 = nanotime();
-	markDoneRecheck_m(&markDoneRestart);
-	if (markDoneRestart) {
+	markDoneRestart = grey;
+	if (grey) {
 		markdone.restarts++;
 		gcRecordPause(nanotime() - t0);
 	}
 }
 
-/* From worker goroutine that ran dry in cycle c: end the mark, if it
+/* From a worker goroutine that ran dry in cycle c: end the mark, if it
  * can be.  True if the mark of c is over (by this call or another's);
  * false if grey objects turned up, and the mark goes on. */
 static bool gcMarkDone(uint32_t c) {
@@ -1022,7 +1019,7 @@ static bool gcMarkDone(uint32_t c) {
 		return false;
 	}
 	stopTheWorldHeld("GC mark termination");
-	systemstack(markDoneRecheckPause_m, NULL);
+	systemstack(markDoneRecheck_m, NULL);
 	if (markDoneRestart) {
 		startTheWorld();
 		return false;
