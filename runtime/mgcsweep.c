@@ -531,16 +531,20 @@ static void bgsweep(G *g, void *arg) {
 }
 
 /* After the pause that started a sweep, the world running again (on
- * g0): wake the background sweeper, or start it the first time. */
+ * g0): wake the background sweeper, or start it — after the first
+ * cycle, whether or not that cycle left anything to sweep (Go starts
+ * its sweeper at start-up, gcenable): made only when a later cycle
+ * needed it, its stack appeared in whichever runtime.GC that was
+ * (testdata/stackstats.py's StackInuse, 2 KiB off in one CI run). */
 void bgsweepStart_m(void) {
-	if (isSweepDone())
+	if (isSweepDone() && __atomic_load_n(&sweep.g, __ATOMIC_ACQUIRE) != NULL)
 		return;
 	G *gp = NULL;
 	lock(&sweep.lock);
 	if (sweep.g == NULL) {
 		__atomic_add_fetch(&sched.ngsys, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&sweep.g, newproc(bgsweep, NULL, "runtime.bgsweep"), __ATOMIC_RELEASE);
-	} else if (sweep.parked) {
+	} else if (sweep.parked && !isSweepDone()) {
 		sweep.parked = false;
 		gp = sweep.g;
 	}

@@ -8,7 +8,8 @@
 #      every stack moved at every function entry (GLDEBUG=stackforcemove=1):
 #      registers kept alive across a forced stack scan, a storm of
 #      preemption requests against deep recursion, signals landing in the
-#      runtime's own stack switches (preempt_clock);
+#      runtime's own stack switches (preempt_clock); the storm and forEachP
+#      again with a mark always under way, at 1, 2, 4 and 8 Ps;
 #   2. GLDEBUG=asyncpreemptoff=1: bench/preempt/preempt.gl hangs, and
 #      `timeout 5` ends it with 124; leaf.gl's loop through a frameless leaf
 #      hangs too, its loop through a function with a prologue does not;
@@ -28,6 +29,20 @@ for src in "$top_srcdir"/testdata/runtime/preempt_*.gl "$top_srcdir"/testdata/ru
 	n=$(basename "$src" .gl)
 	build "$n" "$src" || continue
 	checkmoved "$n" "$src" 120
+done
+
+# 1b. The collector's proof (docs/gc.md, "The concurrent mark"): the
+# preemption storm (suspendG against deep recursion) and forEachP (the
+# ragged barrier's mechanism) with a mark always under way (gcstress=7,
+# concurrent), freed memory poisoned, every mark checked, and every stack
+# moved at every function entry, at GLMAXPROCS 1, 2, 4 and 8 (about 2 s
+# a run).
+for n in preempt_storm preempt_foreachp; do
+	[ -x "$tmp/$n" ] || continue # its build failed above
+	for p in 1 2 4 8; do
+		check "$n" "$top_srcdir/testdata/runtime/$n.gl" 120 \
+			"GLMAXPROCS=$p GLDEBUG=gcstoptheworld=0,gcstress=7,clobberfree=1,gccheckmark=1,stackforcemove=1"
+	done
 done
 
 # 2. asyncpreemptoff
