@@ -77,6 +77,7 @@ enum {
 static void checkdead(void);
 static void stopm(void);
 static void handoffp(P *pp);
+static void incidlelocked(int32_t v);
 static void acquirep(P *pp);
 static P *releasep(void);
 static void mexit(void) GL_NORETURN;
@@ -1052,6 +1053,24 @@ static void handoffp(P *pp) {
 	unlock(&sched.lock);
 	if (when != 0)
 		wakeNetPoller(when);
+}
+
+/* Take pp from the goroutine in a system call that left it (Psyscall →
+ * Pidle, one CAS: exitsyscallfast may take it back first) and hand it
+ * off; 1 if taken.  For sysmon's retake and forEachP.  One more M counts
+ * as running while the P changes hands: the M in the call may return,
+ * find no P and stop (mput → checkdead) before handoffp has started the
+ * M that runs this one. */
+static uint32_t takesyscallp(P *pp) {
+	incidlelocked(-1);
+	uint32_t s = Psyscall, n = 0;
+	if (__atomic_compare_exchange_n(&pp->status, &s, Pidle, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		pp->syscalltick++;
+		handoffp(pp);
+		n = 1;
+	}
+	incidlelocked(1);
+	return n;
 }
 
 /* Someone must wake at when for a timer (Go's wakeNetPoller): the M
@@ -2435,19 +2454,14 @@ void checkSafePointFn(P *pp) {
 		runSafePointFn(pp);
 }
 
+/* The Ps in system calls that fn is due on: taken and handed off, which
+ * runs fn first (handoffp). */
 static void forEachPsyscall(void) {
 	for (int32_t i = 0; i < gomaxprocs; i++) {
 		P *pp = allp[i];
-		uint32_t s = Psyscall;
-		if (__atomic_load_n(&pp->runSafePointFn, __ATOMIC_ACQUIRE) == 0 ||
-		    __atomic_load_n(&pp->status, __ATOMIC_ACQUIRE) != Psyscall)
-			continue;
-		incidlelocked(-1); /* as retakesyscall: the M in the call may stop meanwhile */
-		if (__atomic_compare_exchange_n(&pp->status, &s, Pidle, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-			pp->syscalltick++;
-			handoffp(pp); /* runs fn first */
-		}
-		incidlelocked(1);
+		if (__atomic_load_n(&pp->runSafePointFn, __ATOMIC_ACQUIRE) != 0 &&
+		    __atomic_load_n(&pp->status, __ATOMIC_ACQUIRE) == Psyscall)
+			takesyscallp(pp);
 	}
 }
 
@@ -2792,19 +2806,7 @@ static uint32_t retakesyscall(P *pp, int64_t now, bool sliceover) {
 	    __atomic_load_n(&sched.nmspinning, __ATOMIC_ACQUIRE) + __atomic_load_n(&sched.npidle, __ATOMIC_ACQUIRE) > 0 &&
 	    pp->sysmonsyscallwhen + 10 * 1000 * 1000 > now)
 		return 0;
-	/* Count one more M as running while the P changes hands: the M in the
-	 * call may return, find no P and stop (mput → checkdead) before
-	 * handoffp has started the M that runs this one. */
-	incidlelocked(-1);
-	uint32_t s = Psyscall;
-	uint32_t n = 0;
-	if (__atomic_compare_exchange_n(&pp->status, &s, Pidle, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-		pp->syscalltick++;
-		handoffp(pp);
-		n = 1;
-	}
-	incidlelocked(1);
-	return n;
+	return takesyscallp(pp);
 }
 
 /* sysmon's preemption of goroutines that hold a P too long (Go's retake),
