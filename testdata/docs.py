@@ -31,7 +31,7 @@ SPLICE = os.path.join(top, "bench", "splice-docs")
 # chapter: the experiments whose tables it shows
 CHAPTERS = {
     "scheduler.md": ["pingpong"],
-    "mutex.md": ["mutex"],
+    "mutex.md": ["mutex", "mutexsweep"],
     "stacks.md": ["stacks"],
     "preempt.md": ["preempt", "stall"],
     "syscalls.md": ["threads"],

@@ -52,7 +52,7 @@ type result struct {
 	meanWait time.Duration
 }
 
-func run(g int, steps int, gosched, measureWait bool, dur time.Duration) result {
+func run(g int, steps, outside int, gosched, measureWait bool, dur time.Duration) result {
 	var mu sync.Mutex
 	var stop int32
 	var total int64
@@ -86,7 +86,9 @@ func run(g int, steps int, gosched, measureWait bool, dur time.Duration) result 
 				if gosched {
 					runtime.Gosched()
 				}
-				s += spinN(steps)
+				if outside > 0 {
+					s += spinN(outside)
+				}
 				c++
 			}
 			atomic.AddInt64(&total, c)
@@ -115,7 +117,8 @@ func run(g int, steps int, gosched, measureWait bool, dur time.Duration) result 
 }
 
 func main() {
-	hs := flag.String("h", "0.1,1,10,100", "hold/outside spin times in microseconds")
+	hs := flag.String("h", "0.1,1,10,100", "hold times in microseconds")
+	outs := flag.String("outside", "1", "work outside the lock, as multiples of the hold time")
 	g := flag.Int("g", 4, "goroutines")
 	runs := flag.Int("runs", 5, "interleaved runs")
 	dur := flag.Duration("dur", time.Second, "duration per configuration")
@@ -124,24 +127,36 @@ func main() {
 	flag.Parse()
 	perUs := calibrate()
 	fmt.Printf("exp=mutex_calib compiler=%s steps_per_us=%.1f gomaxprocs=%d\n", runtime.Compiler, perUs, runtime.GOMAXPROCS(0))
-	var hv []float64
-	for _, f := range strings.Split(*hs, ",") {
-		v, _ := strconv.ParseFloat(f, 64)
-		hv = append(hv, v)
-	}
+	hv, ov := floats(*hs), floats(*outs)
 	for r := 0; r < *runs; r++ {
 		for _, h := range hv {
-			for _, mode := range strings.Split(*modes, ",") {
-				if mode != "default" && mode != "gosched" {
-					continue
+			for _, o := range ov {
+				for _, mode := range strings.Split(*modes, ",") {
+					if mode == "default" || mode == "gosched" {
+						measure(r, *g, h, o, mode, perUs, *wait, *dur)
+					}
 				}
-				gs := mode == "gosched"
-				steps := int(h*perUs + 0.5)
-				res := run(*g, steps, gs, *wait, *dur)
-				fmt.Printf("exp=mutex compiler=%s run=%d g=%d h_us=%g mode=%s locks_per_s=%.0f max_wait_us=%.1f mean_wait_us=%.2f wait_measured=%v\n",
-					runtime.Compiler, r, *g, h, mode, float64(res.locks)/res.elapsed.Seconds(),
-					float64(res.maxWait.Nanoseconds())/1000, float64(res.meanWait.Nanoseconds())/1000, *wait)
 			}
 		}
 	}
+}
+
+// measure runs one configuration and prints its line: h µs held, o×h
+// outside, in the given mode of sync.Mutex.
+func measure(r, g int, h, o float64, mode string, perUs float64, wait bool, dur time.Duration) {
+	steps := int(h*perUs + 0.5)
+	res := run(g, steps, int(o*h*perUs+0.5), mode == "gosched", wait, dur)
+	fmt.Printf("exp=mutex compiler=%s run=%d g=%d h_us=%g out_x=%g mode=%s locks_per_s=%.0f max_wait_us=%.1f mean_wait_us=%.2f wait_measured=%v\n",
+		runtime.Compiler, r, g, h, o, mode, float64(res.locks)/res.elapsed.Seconds(),
+		float64(res.maxWait.Nanoseconds())/1000, float64(res.meanWait.Nanoseconds())/1000, wait)
+}
+
+// floats parses a comma-separated list of numbers.
+func floats(list string) []float64 {
+	var v []float64
+	for _, f := range strings.Split(list, ",") {
+		x, _ := strconv.ParseFloat(f, 64)
+		v = append(v, x)
+	}
+	return v
 }
