@@ -2830,7 +2830,13 @@ static uint32_t retakesyscall(P *pp, int64_t now, bool sliceover) {
  * would otherwise be seen, and preempted, up to a whole sleep late (the
  * first 10 ms sleep of bench/preempt took 13–22 ms).  Returns how many Ps
  * began a new slice after a preemption sysmon asked for: sysmon then
- * looks often for a while, to see the next slice start on time. */
+ * looks every 20 µs sysmonBurstLooks more times, to see the next slice
+ * start on time if the one just seen is brief (a timer's goroutine), and
+ * backs off from there.  (It used to start over from 20 µs, 50 looks
+ * before the first doubling: after every preemption of a goroutine that
+ * runs for ever, 50 wake-ups of sysmon's thread, which took CPU from the
+ * program on a machine with one free core or none — mapint pinned to
+ * one CPU lost 5%.) */
 static uint32_t retake(int64_t now, int64_t *wake) {
 	uint32_t n = 0;
 	bool running = false;
@@ -2956,10 +2962,14 @@ static void sysmon(void) {
 		if (timeSleepUntil() < now)
 			startm(NULL, false);
 		wake = INT64_MAX;
-		if (retake(now, &wake) != 0)
-			idle = 0;
-		else
+		if (retake(now, &wake) != 0) {
+			/* a P began a new slice after a preemption: a few
+			 * more quick looks, then back off as usual */
+			idle = 50 - sysmonBurstLooks;
+			delay = 20;
+		} else {
 			idle++;
+		}
 		/* free heap memory over the goal back to the kernel, paced
 		 * (mgcscavenge.c says why here and not in a goroutine) */
 		scavwake = bgscavenge(now);

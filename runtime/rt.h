@@ -962,6 +962,9 @@ enum { forcePreemptNS = 10 * 1000 * 1000 }; /* sysmon's time slice */
  * and as many involuntary switches of a spinning thread on a machine
  * with no idle core — about half a percent of one core in all. */
 enum { sysmonNoticeNS = 2 * 1000 * 1000 };
+/* After sysmon sees a preempted P begin a new slice, it looks again this
+ * many times 20 µs apart before backing off (proc.c, sysmon). */
+enum { sysmonBurstLooks = 5 };
 typedef struct suspendGState {
 	G *g;         /* the goroutine, claimed; NULL if dead or not got */
 	bool dead;
