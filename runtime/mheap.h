@@ -37,6 +37,7 @@ enum {
 	arenaL2Bits = heapAddrBits - logHeapArenaBytes, /* a flat index of 4 M entries */
 	heapGrowChunk = 4 << 20,    /* the heap maps memory in steps of this (two huge pages) */
 	hugePageHeapMin = 16 << 20, /* huge pages for the steps that take the heap past this (mheap_grow) */
+	hugePageSize = 2 << 20,     /* and for a step made for an object at least this big */
 	numSpanClasses = numSizeClasses * 2,
 	maxArenas = 4096,           /* 256 GiB of heap */
 	/* an alloc or mark bitmap: one bit per slot, padded to 64-bit words;
