@@ -2836,7 +2836,7 @@ static uint32_t retakesyscall(P *pp, int64_t now, bool sliceover) {
  * before the first doubling: after every preemption of a goroutine that
  * runs for ever, 50 wake-ups of sysmon's thread, which took CPU from the
  * program on a machine with one free core or none — mapint pinned to
- * one CPU lost 5%.) */
+ * one CPU lost 2-5%.) */
 static uint32_t retake(int64_t now, int64_t *wake) {
 	uint32_t n = 0;
 	bool running = false;
