@@ -8,8 +8,55 @@
  * it is main.cos, a checked function with no data frame: it copies its
  * parameters into a block alloca'd after the stack check, with an array
  * of their addresses, and calls gl_ffi_call with the GlFfiFunc that names
- * the symbol and codes the signature (docs/ffi.md shows the C). */
+ * the symbol and codes the signature (docs/ffi.md shows the C).
+ *
+ * For a C function with no variadic part glc also writes its call stub,
+ * as cgo's generated C does: a C function that calls it with the declared
+ * C types, which the runtime calls on g0 instead of libffi's ffi_call
+ * (GLDEBUG=ffilibffi=1 takes libffi's way, for comparison).  libffi reads
+ * the call's description (the cif) at run time and places each argument;
+ * the stub was compiled knowing where they go, and costs a few
+ * instructions instead of libffi's ~300 (docs/ffi.md, "What a call costs"). */
 #include "emitint.h"
+
+/* The C type that holds a value of signature code c (runtime/ffi.c lists
+ * the codes; bool is a byte, as libffi is told). */
+static const char *codectype(char c) {
+	switch (c) {
+	case 'v': return "void";
+	case 'z': case 'B': return "uint8_t";
+	case 'b': return "int8_t";
+	case 'h': return "int16_t";
+	case 'H': return "uint16_t";
+	case 'i': return "int32_t";
+	case 'I': return "uint32_t";
+	case 'l': return "int64_t";
+	case 'L': return "uint64_t";
+	case 'f': return "float";
+	case 'd': return "double";
+	case 'p': return "void *";
+	}
+	fatal("emitffi: bad signature code %c", c);
+}
+
+/* The call stub of a fixed signature code (result first): on g0, it calls
+ * fn with *args[i] as the i-th argument and stores the result at ret. */
+static void emitstub(Buf *b, const char *cname, const char *code) {
+	Buf ct = {0}, call = {0};
+	bprintf(&ct, "%s (*)(", codectype(code[0]));
+	for (int i = 1; code[i]; i++) {
+		bprintf(&ct, "%s%s", i > 1 ? ", " : "", codectype(code[i]));
+		bprintf(&call, "%s*(%s *)args[%d]", i > 1 ? ", " : "", codectype(code[i]), i - 1);
+	}
+	bput(&ct, code[1] ? ")" : "void)");
+	bput(b, "/* the call stub: C's types, as a C compiler calls it; on g0 (runtime/ffi.c, cinvoke) */\n");
+	bprintf(b, "static void %s__stub(void *fn, void *const *args, void *ret) {\n\t", cname);
+	if (code[0] != 'v')
+		bprintf(b, "*(%s *)ret = ", codectype(code[0]));
+	else
+		bput(b, "(void)ret;\n\t");
+	bprintf(b, "((%s)fn)(%s);\n}\n", bstr(&ct), bstr(&call));
+}
 
 /* o's gl function, for gl_ffi_call, which calls C on the M's system stack
  * with the P handed off. */
@@ -31,10 +78,13 @@ void emitextern(Obj *o) {
 	stackrec(curpkg, cname, gname, o->decl->pos, SR_CHECKED, NULL);
 
 	Buf *b = &gfuncs;
-	bprintf(b, "\n/* %s — %s:%d: C's %s%s%s, called through libffi (runtime/ffi.c) */\n", gname, fileof(o->decl->pos),
+	bprintf(b, "\n/* %s — %s:%d: C's %s%s%s (runtime/ffi.c calls it) */\n", gname, fileof(o->decl->pos),
 		line, o->csym, o->clib ? " in " : "", o->clib ? o->clib : "");
-	bprintf(b, "static GlFfiFunc %s__ffi = {%s, \"%s\", \"%s\", \"%s\", %s, 0, 0};\n", cname,
-		o->clib ? cstrlit(o->clib) : "0", o->csym, bstr(&code), gname, sig->variadic ? "true" : "false");
+	if (!sig->variadic)
+		emitstub(b, cname, bstr(&code));
+	bprintf(b, "static GlFfiFunc %s__ffi = {%s, \"%s\", \"%s\", \"%s\", %s, %s, 0, 0};\n", cname,
+		o->clib ? cstrlit(o->clib) : "0", o->csym, bstr(&code), gname, sig->variadic ? "true" : "false",
+		sig->variadic ? "0" : xprintf("%s__stub", cname));
 	bprintf(b, "static const GlFuncInfo %s __attribute__((used)) = {\"%s\", \"%s\", %d, 0, 0, 0, (void (*)(void))%s};\n",
 		info, gname, abspathof(o->decl->pos), line, cname);
 	/* The arguments, the array of their addresses and the result slot are

@@ -4,7 +4,8 @@
  *	//gl:extern libm.so.6 cos
  *	func cos(x float64) float64
  *
- * declares a C function that the program calls through libffi, from the
+ * declares a C function that the program calls (through a call stub glc
+ * writes, or libffi for a variadic one), from the
  * library named (or, with no library, from the program and the libraries
  * it links, libc among them).  glc writes a gl function of the declared
  * signature that hands the arguments to the runtime's gl_ffi_call; calls,

@@ -548,6 +548,7 @@ static const struct {
 	 "  mutexpolicy=go                 sync.Mutex as Go's (default: adaptive, docs/mutex.md)\n"
 	 "  mutexstats=1                   sync.MutexCounters counts every acquisition by path\n"
 	 "  runnextsleep=us                a thief's pause before taking a running P's runnext (3)\n"
+	 "  ffilibffi=1                    C calls through libffi's ffi_call, not glc's call stubs\n"
 	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1, adaptivestackstart=1\n"},
 	{"contract",
 	 "glc contract [-stdlib dir] [-o header.h]\n\n"

@@ -36,6 +36,7 @@ static const struct dbgvar {
 	{"asyncpreemptoff", &gl_debug.asyncpreemptoff},
 	{"clobberfree", &gl_debug.clobberfree},
 	{"efence", &gl_debug.efence},
+	{"ffilibffi", &gl_debug.ffilibffi},
 	{"gccheckmark", &gl_debug.gccheckmark},
 	{"gcshrinkstackoff", &gl_debug.gcshrinkstackoff},
 	{"gcstoptheworld", &gl_debug.gcstoptheworld},

@@ -9,7 +9,9 @@
  *
  * and glc writes a wrapper with the gl signature (compiler/emitffi.c) that
  * puts the arguments' addresses in an array and calls gl_ffi_call with a
- * GlFfiFunc describing the C function.  Nothing is resolved at link time:
+ * GlFfiFunc describing the C function, and, unless it is variadic, a call
+ * stub: a C function that calls it with the declared C types, as cgo's
+ * generated C does.  Nothing is resolved at link time:
  * the first call opens the library (dlopen) and looks the symbol up
  * (dlsym), and prepares libffi's description of the call (an ffi_cif);
  * later calls find both in the GlFfiFunc.
@@ -24,7 +26,11 @@
  *   asmcgocall     onto the M's g0 stack (asm_amd64.S): C code has no stack
  *                  checks and no frame pointers, and needs far more stack
  *                  than a goroutine's reserve band (DESIGN.md S7)
- *   ffi_call       libffi puts the arguments in registers and calls
+ *   the stub       glc's C for this signature puts the arguments in
+ *                  registers and calls; a variadic function (printf), or
+ *                  any with GLDEBUG=ffilibffi=1, goes through libffi's
+ *                  ffi_call, which reads the call's description (the cif)
+ *                  and places each argument at run time
  *   exitsyscall    the P back (or another, or wait for one)
  *
  * The arguments, the array of their addresses and the result slot are in
@@ -295,7 +301,10 @@ static inline __attribute__((always_inline)) void cinvoke(callargs *c, ffi_cif *
 	uint64_t ret[2];
 	mp->incgo++;
 	errno = 0;
-	ffi_call(cif, FFI_FN(c->fn), ret, av);
+	if (c->f->stub != NULL && !gl_debug.ffilibffi)
+		c->f->stub(c->fn, av, ret); /* glc's, for this signature */
+	else
+		ffi_call(cif, FFI_FN(c->fn), ret, av);
 	int32_t err = errno;
 	mp->incgo--;
 	if (GL_UNLIKELY(gp->stack.hi != hi)) /* a callback moved the stack */

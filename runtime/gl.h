@@ -899,6 +899,9 @@ typedef struct GlFfiFunc {
 	const char *sig;
 	const char *name;   /* the gl function, for messages: "main.cos" */
 	bool variadic;      /* a last ...any parameter: the rest of the arguments */
+	/* glc's call stub (not variadic): calls fn with *args[i] as argument
+	 * i, the declared C types, and stores the result at ret */
+	void (*stub)(void *fn, void *const *args, void *ret);
 	void *fn;           /* the C function, once resolved (atomic) */
 	void *cif;          /* libffi's call description (not variadic) */
 } GlFfiFunc;

@@ -1043,6 +1043,7 @@ typedef struct gl_debugvars {
 	int32_t mutexstats;      /* sync.Mutex counts every acquisition by path (MutexCounters) */
 	int32_t runnextsleep;    /* µs a thief waits before taking a running P's runnext (Go: 3) */
 	int32_t lockrank;        /* check the lock order (lockrank.c); 2: print the pairs too */
+	int32_t ffilibffi;       /* plain C calls through libffi's ffi_call, not glc's stubs (ffi.c) */
 } gl_debugvars;
 extern gl_debugvars gl_debug;
 void parsedebugvars(void);

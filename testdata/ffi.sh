@@ -1,10 +1,12 @@
 #!/bin/sh
-# testdata/ffi.sh — calls into C through libffi (//gl:extern; docs/ffi.md),
+# testdata/ffi.sh — calls into C (//gl:extern; docs/ffi.md), by glc's call stubs and libffi:
 # what run.py's single run of each program does not cover:
 #   1. testdata/run/ffi_*.gl (goldens from their cgo twins, NAME.cgo) at
 #      GLMAXPROCS 1, 2, 4 and 8, with every stack moved at every call
 #      (GLDEBUG=stackforcemove=1), and with a collection at every 7th
-#      allocation, freed memory poisoned and every mark checked;
+#      allocation, freed memory poisoned and every mark checked; and with
+#      every plain call through libffi's ffi_call instead of glc's call
+#      stubs (GLDEBUG=ffilibffi=1: the path variadic calls always take);
 #   2. testdata/runtime/ffi_missing.gl against its .out and .exit: a missing
 #      symbol or library, and a variadic argument C cannot take, are panics
 #      at the call (recoverable; exit 2 when not recovered), never a crash;
@@ -24,6 +26,7 @@ for src in "$top_srcdir"/testdata/run/ffi_*.gl; do
 		check "$n" "$src" 60 "GLMAXPROCS=$procs"
 		check "$n" "$src" 60 "GLMAXPROCS=$procs GLDEBUG=stackforcemove=1"
 		check "$n" "$src" 60 "GLMAXPROCS=$procs GLDEBUG=gcstress=7,clobberfree=1,gccheckmark=1"
+		check "$n" "$src" 60 "GLMAXPROCS=$procs GLDEBUG=ffilibffi=1,stackforcemove=1"
 	done
 done
 
