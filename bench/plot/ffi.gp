@@ -9,5 +9,5 @@ set style data histograms
 set style histogram clustered gap 1
 set xtics scale 0
 plot csv using 2:xtic(1) title "gl" lc rgb glcolor, \
-     ''  using 3 title "gl, libffi's ffi_call" lc rgb "#729fcf", \
+     ''  using 3 title "gl, through libffi" lc rgb "#729fcf", \
      ''  using 4 title "Go 1.19" lc rgb gocolor
