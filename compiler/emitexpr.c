@@ -1608,10 +1608,13 @@ static const char *call(Node *n) {
 	Vec vargs = {0}, args = {0};
 	/* the callee is gl code, which keeps its parameters where the
 	 * collector sees them; runtime C that calls back into gl code does
-	 * not (sort.Slice's array is then only in its C frame) */
+	 * not (sort.Slice's array is then only in its C frame).  A C
+	 * function declared //gl:extern is called through glc's wrapper,
+	 * whose block of arguments the collector scans for the whole C call
+	 * (runtime/ffi.c; testdata/run/ffi_roots) */
 	Obj *fo = c.kind == 0 ? f->obj : c.kind == 1 ? ((Method *)f->meth)->fn : NULL;
 	bool outer = takeargs; /* an argument's own call comes back here */
-	takeargs = fo && !fo->extern_ && !fo->cfunc;
+	takeargs = fo && (!fo->extern_ || fo->cfunc);
 	evalargs(n, sig, &vargs, false);
 	takeargs = outer;
 	for (int i = 0; i < vargs.n; i++)

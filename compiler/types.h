@@ -125,7 +125,7 @@ struct Obj {
 	Type *recvtype;     /* methods: the receiver's base named type */
 	bool ptrrecv;
 	bool extern_;       /* function declared without a body: implemented in the runtime's C */
-	bool cfunc;         /* //gl:extern: a C function called through libffi (compiler/ffi.c) */
+	bool cfunc;         /* //gl:extern: a C function, called through glc's wrapper (compiler/ffi.c) */
 	const char *clib, *csym; /* cfunc: its library (NULL: the program's own) and symbol */
 	int directives;
 	Node *lit;          /* for func literals: the node */
