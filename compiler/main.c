@@ -537,6 +537,8 @@ static const struct {
 	 "  gcshrinkstackoff=1             collections do not shrink stacks\n"
 	 "  stackforcemove=1 (or N)        move the stack at every function entry and park\n"
 	 "  stacktrace=1                   a line per stack copy\n"
+	 "  adaptivestackstart=1 (or site) new goroutines' stacks start at the last GC's average\n"
+	 "                                 stack (Go's), or at what their go statement's needed (gl's)\n"
 	 "  asyncpreemptoff=1              no preemption by signal\n"
 	 "  preemptpacing=fixed            suspendG resends SIGURG as Go does\n"
 	 "  cpu.popcnt=off                 bits.OnesCount without POPCNT\n"
@@ -549,7 +551,7 @@ static const struct {
 	 "  mutexstats=1                   sync.MutexCounters counts every acquisition by path\n"
 	 "  runnextsleep=us                a thief's pause before taking a running P's runnext (3)\n"
 	 "  ffilibffi=1                    C calls through libffi's ffi_call, not glc's call stubs\n"
-	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1, adaptivestackstart=1\n"},
+	 "  tracebackancestors=N, invalidptr=0, madvdontneed=1, efence=1\n"},
 	{"contract",
 	 "glc contract [-stdlib dir] [-o header.h]\n\n"
 	 "Writes the C header of the contract between the standard library and the runtime: the\n"

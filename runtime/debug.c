@@ -104,6 +104,11 @@ static void setdebugvar(const char *name, size_t nn, const char *val, size_t nv)
 			gl_debug.mutexpolicygo = 0;
 		return;
 	}
+	/* a new goroutine's stack (stack.c): 0, 1 (Go's) or site (gl's) */
+	if (nn == 18 && memcmp(name, "adaptivestackstart", 18) == 0 && nv == 4 && memcmp(val, "site", 4) == 0) {
+		gl_debug.adaptivestackstart = 2;
+		return;
+	}
 	/* suspendG's resend pacing (preempt.c) */
 	if (nn == 13 && memcmp(name, "preemptpacing", 13) == 0) {
 		if (nv == 5 && memcmp(val, "fixed", 5) == 0)

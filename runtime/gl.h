@@ -365,6 +365,7 @@ struct G {
 	uint32_t waitreason;
 	bool preempt;
 	int64_t stackcopies;     /* observability: how many times this stack moved */
+	uint32_t stackstart;     /* the size its stack started at (stack.c, adaptivestackstart) */
 	/* The scheduler's (proc.c, chan.c, select.c, time.c); generated code
 	 * never reads these. */
 	struct sudog *waiting;   /* sudogs of the channel operation or select this

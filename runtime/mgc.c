@@ -717,6 +717,8 @@ static void gcMarkTermination(void) {
 	gcPaceSweeper(__atomic_load_n(&gcstats.trigger, __ATOMIC_RELAXED));
 	gcPaceScavenger(inuse);
 	gcshrink(!cycle.concurrent); /* stack.c heeds gcshrinkstackoff */
+	gcComputeStartingStackSize(__atomic_load_n(&gcstats.stackBytes, __ATOMIC_RELAXED),
+				   __atomic_load_n(&gcstats.stacks, __ATOMIC_RELAXED));
 	int64_t tend = nanotime();
 	int64_t pause = cycle.pausens + (tend - cycle.t2);
 	if (cycle.concurrent) /* sweep termination, then mark termination */

@@ -269,10 +269,13 @@ static void allgadd(G *gp) {
 	unlock(&allglock);
 }
 
-/* A dead G goes on its P's free list, keeping a standard-sized stack for
- * the next newproc; beyond 64, half the list moves to the global one. */
+/* A dead G goes on its P's free list, keeping its stack if it has the
+ * start size (GL_STACK_MIN, or GLDEBUG=adaptivestackstart=1's) for the
+ * next newproc, which swaps a stack of another size; beyond 64, half the
+ * list moves to the global one. */
 static void gfput(P *pp, G *gp) {
-	if (gp->stack.hi - gp->stack.lo != GL_STACK_MIN || gl_debug.stackforcemove) {
+	uint64_t keep = gl_debug.adaptivestackstart == 1 ? stackstartsize(0) : GL_STACK_MIN;
+	if (gp->stack.hi - gp->stack.lo != keep || gl_debug.stackforcemove) {
 		/* a grown stack goes back; stackforcemove poisons every old block.
 		 * gp->stack is cleared first: a conservative collector that
 		 * reads it meanwhile (boehm.c) must not scan a freed stack */
@@ -1887,6 +1890,7 @@ static void goexit0(G *gp) {
 	dropg(mp);
 	if (mp->lockedInt != 0)
 		gl_throw("internal lockOSThread error");
+	stackstartnote(gp);
 	gfput(pp, gp);
 	if (locked) {
 		/* The goroutine may have locked this thread because it put it in
@@ -2112,7 +2116,7 @@ void exitsyscall(void) {
  * scheduler runs). */
 G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
 	M *mp = getm();
-	G *newg = mp->p != NULL && stacksize == GL_STACK_MIN ? gfget(mp->p) : NULL;
+	G *newg = mp->p != NULL ? gfget(mp->p) : NULL;
 	GlStack stk = {0, 0};
 	struct timer *t = NULL;
 	uint16_t *selorder = NULL;
@@ -2123,6 +2127,11 @@ G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
 		allgadd(newg);
 	} else {
 		stk = newg->stack;
+		if (stk.hi != 0 && stk.hi - stk.lo != (uint64_t)stacksize) { /* kept for another start size */
+			newg->stack = (GlStack){0, 0};
+			stackfree(stk);
+			stk = (GlStack){0, 0};
+		}
 		t = newg->timer;
 		selorder = newg->selorder;
 		selordercap = newg->selordercap;
@@ -2131,6 +2140,7 @@ G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
 	memset(newg, 0, sizeof(G));
 	newg->atomicstatus = st;
 	newg->stack = stk.hi != 0 ? stk : stackalloc((uint64_t)stacksize);
+	newg->stackstart = (uint32_t)stacksize;
 	newg->timer = t;
 	newg->selorder = selorder;
 	newg->selordercap = selordercap;
@@ -2162,7 +2172,7 @@ G *newproc1(void (*fn)(G *, void *), void *arg, int64_t stacksize) {
  * gopc are for tracebacks: the closure of the go statement, and the return
  * address of its call in generated code ("created by"). */
 G *newprocpc(void (*fn)(G *, void *), void *arg, GlFunc *startfn, uintptr_t gopc, const char *name) {
-	G *newg = newproc1(fn, arg, GL_STACK_MIN);
+	G *newg = newproc1(fn, arg, (int64_t)stackstartsize(gopc));
 	newg->startfn = startfn;
 	newg->gopc = gopc;
 	if (GL_UNLIKELY(trace_on))

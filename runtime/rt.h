@@ -644,6 +644,9 @@ void copystack(G *g, uint64_t newsize);
 void shrinkstack(G *g);
 bool isShrinkStackSafe(G *g);
 void shrinkstacks(void); /* every G that qualifies; world stopped, on g0 */
+uint64_t stackstartsize(uintptr_t gopc); /* a new goroutine's stack (GLDEBUG=adaptivestackstart) */
+void stackstartnote(G *gp);              /* goexit0: what gp's stack grew to */
+void gcComputeStartingStackSize(uint64_t bytes, uint64_t n); /* mark termination */
 uintptr_t stackguard(G *g); /* the stackguard0 g should have */
 void allocPreempt(G *gp);    /* preempt.c: stop gp, at an allocation (malloc.c) */
 void allocKick(P *pp);       /* malloc.c: pp's next allocation takes the slow path */
@@ -1029,7 +1032,8 @@ typedef struct gl_debugvars {
 	int32_t tracebackancestors;
 	int32_t wbforce;         /* the write barrier on all the time (mbarrier.c) */
 	int32_t wbshadow;        /* check every heap pointer store went through it (mwbshadow.c) */
-	int32_t adaptivestackstart;
+	int32_t adaptivestackstart; /* a new goroutine's stack: 0 GL_STACK_MIN, 1 Go's average,
+				     * 2 (=site) learned per go statement (stack.c) */
 	int32_t gcstress;        /* collect at every N-th allocation (mgc.c) */
 	int32_t clobberfree;     /* the sweeper fills freed objects with 0xdb */
 	int32_t gccheckmark;     /* mark twice and compare (mgc.c) */

@@ -601,3 +601,120 @@ void shrinkstacks(void) {
 	for (int64_t i = 0; i < n; i++)
 		shrinkstack(gs[i]);
 }
+
+/* ---- how big a new goroutine's stack starts (GLDEBUG=adaptivestackstart) ----
+ *
+ * A goroutine starts at GL_STACK_MIN (2 KiB) and doubles by copying as it
+ * needs: one that recurses to 64 KiB pays five copies (2→4→8→16→32→64)
+ * before it gets there, and so does every goroutine after it that does
+ * the same.  Two ways to learn a better start, chosen by
+ * GLDEBUG=adaptivestackstart:
+ *
+ *   1     Go 1.19's (GODEBUG=adaptivestackstart=1): at each collection's
+ *         mark termination, every new goroutine's start becomes the
+ *         average of the stack bytes in use that the mark found, plus the
+ *         reserve band, rounded up to a power of two.  One size for the
+ *         whole program, however different its goroutines are.
+ *   site  gl's: learned per go statement (Go's open issues #18138,
+ *         #61052), keyed by the statement's return address (G.gopc,
+ *         which tracebacks' "created by" already uses).  A goroutine that
+ *         ends records the size its stack grew to; the next goroutines of
+ *         its statement start at that size.  One start in probeEvery
+ *         starts small anyway and so measures what the statement's
+ *         goroutines need now: its size replaces the learned one, so a
+ *         statement whose goroutines stop recursing deep comes back down
+ *         (a goroutine that started big cannot say how little it used).
+ *         Runtime goroutines (no go statement) start at GL_STACK_MIN.
+ *
+ * 0 (the default, as Go's): every goroutine starts at GL_STACK_MIN. */
+
+enum {
+	goSites = 1024,             /* the table's entries; beyond, a statement is not learned */
+	goSiteProbe = 8,            /* entries a lookup tries (linear probing) */
+	probeEvery = 32,            /* one start in 32 per statement starts at GL_STACK_MIN:
+				     * the copies that remain are about 1/32 of none's */
+	siteStartMax = 256 << 10,   /* no statement's goroutines start bigger: past it the
+				     * copies are a small part of the work of filling the stack */
+};
+
+/* A go statement's learned start.  pc is claimed once (CAS from 0) and
+ * never changes; size and starts are read and written without a lock:
+ * a lost update costs at most one goroutine a copy or some unused stack. */
+typedef struct goSite {
+	uintptr_t pc;    /* the go statement's gopc, or 0: a free entry */
+	uint32_t size;   /* the start learned for it, 0 until one of its goroutines ends */
+	uint32_t starts; /* goroutines started from it: every probeEvery-th is a probe */
+} goSite;
+
+static goSite gosites[goSites];
+
+/* mode 1's start, set at mark termination */
+static uint32_t startingStackSize = GL_STACK_MIN;
+
+/* pc's entry, claimed if add and none is; NULL if the table is full there. */
+static goSite *gositefind(uintptr_t pc, bool add) {
+	uint64_t h = ((uint64_t)pc * 0x9e3779b97f4a7c15ull) >> 54; /* top 10 bits: goSites */
+	for (int i = 0; i < goSiteProbe; i++) {
+		goSite *s = &gosites[(h + (uint64_t)i) % goSites];
+		uintptr_t cur = __atomic_load_n(&s->pc, __ATOMIC_ACQUIRE);
+		if (cur == pc)
+			return s;
+		if (cur == 0) {
+			if (!add)
+				return NULL;
+			if (__atomic_compare_exchange_n(&s->pc, &cur, pc, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+			    cur == pc)
+				return s;
+		}
+	}
+	return NULL;
+}
+
+/* The stack a goroutine of the go statement at gopc (0: the runtime's)
+ * starts with (newprocpc). */
+uint64_t stackstartsize(uintptr_t gopc) {
+	if (gl_debug.adaptivestackstart == 1)
+		return __atomic_load_n(&startingStackSize, __ATOMIC_RELAXED);
+	if (gl_debug.adaptivestackstart != 2 || gopc == 0)
+		return GL_STACK_MIN;
+	goSite *s = gositefind(gopc, true);
+	if (s == NULL)
+		return GL_STACK_MIN;
+	uint32_t n = __atomic_fetch_add(&s->starts, 1, __ATOMIC_RELAXED);
+	uint32_t size = __atomic_load_n(&s->size, __ATOMIC_RELAXED);
+	if (size == 0 || n % probeEvery == probeEvery - 1)
+		return GL_STACK_MIN; /* a probe */
+	return size;
+}
+
+/* gp ends (goexit0, before its stack is freed): what its stack grew to
+ * is what its go statement's goroutines need.  A goroutine that started
+ * at GL_STACK_MIN measured it (a probe, or one of the first); one that
+ * started at the learned size can only say it needed more. */
+void stackstartnote(G *gp) {
+	if (gl_debug.adaptivestackstart != 2 || gp->gopc == 0)
+		return;
+	goSite *s = gositefind(gp->gopc, false);
+	if (s == NULL)
+		return;
+	uint64_t size = gp->stack.hi - gp->stack.lo;
+	if (size > siteStartMax)
+		size = siteStartMax;
+	uint32_t cur = __atomic_load_n(&s->size, __ATOMIC_RELAXED);
+	if (gp->stackstart == GL_STACK_MIN || size > cur)
+		__atomic_store_n(&s->size, (uint32_t)size, __ATOMIC_RELAXED);
+}
+
+/* Mark termination (mgc.c), mode 1: the average stack in use among the
+ * n stacks the mark scanned (bytes in all), plus the reserve band,
+ * rounded up to a power of two (Go's gcComputeStartingStackSize). */
+void gcComputeStartingStackSize(uint64_t bytes, uint64_t n) {
+	if (gl_debug.adaptivestackstart != 1)
+		return;
+	uint64_t avg = n == 0 ? GL_STACK_MIN : bytes / n + GL_STACK_GUARD, size = GL_STACK_MIN;
+	if (avg > maxstacksize)
+		avg = maxstacksize;
+	while (size < avg)
+		size *= 2;
+	__atomic_store_n(&startingStackSize, (uint32_t)size, __ATOMIC_RELAXED);
+}

@@ -160,7 +160,7 @@ for k in $knobs; do
 	printf '%s\n' "$help" | grep -q "$k" || missing="$missing help:$k"
 done
 for k in $knobs; do
-	case $k in tracebackancestors|invalidptr|madvdontneed|efence|adaptivestackstart) continue ;; esac
+	case $k in tracebackancestors|invalidptr|madvdontneed|efence) continue ;; esac
 	printf '%s\n' "$man" | grep -q "$k" || missing="$missing glc.1:$k"
 done
 if [ -z "$knobs" ] || [ -n "$missing" ]; then

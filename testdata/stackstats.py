@@ -12,6 +12,18 @@ smaller size, counted the same way, and StackInuse drops by what was
 freed); the bounds are the old stack's.  Programs in testdata/run cannot
 test this: their goldens come from Go, which has neither.
 
+Then the stack a new goroutine starts with (GLDEBUG=adaptivestackstart,
+runtime/stack.c), counted by the same StackCopies: START's goroutines all
+come from one go statement, one at a time or parked together, deep (a
+64 KiB stack and more) or not.  Under 0 every goroutine starts at 2 KiB
+and the deep ones copy their stacks five times or more; under 1 (Go's)
+they start at the average stack in use that the last collection found,
+so deep goroutines parked during a collection make the next ones start
+big; under site (gl's) the statement learns from its goroutines as they
+end: the deep ones copy at most a tenth as often, goroutines started
+right after them start big, and after a run of shallow ones (whose
+probes, one start in 32 at 2 KiB, measure them) they start small again.
+
 Usage: GLC=path/to/glc testdata/stackstats.py   (exit 0 pass, 1 fail)"""
 import os, re, subprocess, sys, tempfile
 
@@ -58,6 +70,87 @@ func main() {
 }
 '''
 
+START = r'''
+package main
+
+import (
+	"os"
+	"runtime"
+)
+
+// deep recurses n calls of about 170 bytes; given a park channel, it
+// says it got there and waits at the bottom, its stack in use.
+//gl:noinline
+func deep(n int, park chan bool) int {
+	var pad [100]byte
+	pad[n%100] = byte(n)
+	if n == 0 {
+		if park != nil {
+			done <- true
+			<-park
+		}
+		return 0
+	}
+	return deep(n-1, park) + int(pad[(n*3)%100])
+}
+
+func worker(depth int, park chan bool, done chan bool) {
+	deep(depth, park)
+	done <- true
+}
+
+// spawn is the one go statement every goroutine here starts from.
+func spawn(depth int, park chan bool, done chan bool) {
+	go worker(depth, park, done)
+}
+
+var done = make(chan bool)
+
+// one at a time: the copies n goroutines of this depth made
+func serial(n, depth int) uint64 {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for i := 0; i < n; i++ {
+		spawn(depth, nil, done)
+		<-done
+	}
+	runtime.ReadMemStats(&m1)
+	return m1.StackCopies - m0.StackCopies
+}
+
+// n goroutines of this depth parked at once: stack bytes each
+func parked(n, depth int, gc bool) uint64 {
+	var m0, m1 runtime.MemStats
+	park := make(chan bool)
+	runtime.ReadMemStats(&m0)
+	for i := 0; i < n; i++ {
+		spawn(depth, park, done)
+		<-done
+	}
+	runtime.ReadMemStats(&m1)
+	if gc {
+		runtime.GC() // the average the collector finds (adaptivestackstart=1)
+	}
+	for i := 0; i < n; i++ {
+		park <- true
+	}
+	for i := 0; i < n; i++ {
+		<-done
+	}
+	return (m1.StackInuse - m0.StackInuse) / uint64(n)
+}
+
+func main() {
+	runtime.GC() // the runtime's own goroutines first
+	println("deep", serial(256, 600))       // about 100 KiB each
+	println("parkshallow", parked(64, 0, false)) // right after deep ones
+	println("shallow", serial(256, 0))
+	println("parkshallow2", parked(64, 0, false)) // after the shallow ones
+	println("parkdeep", parked(64, 600, true))
+	println("deep2", serial(256, 600))
+	os.Exit(0)
+}
+'''
 TRACE = re.compile(r"stack copy: goroutine (\d+) (\d+) -> (\d+) bytes, copied (\d+) in (\d+) ns, "
                    r"stack=\[0x([0-9a-f]+), 0x([0-9a-f]+)\]$")
 
@@ -125,10 +218,39 @@ def main():
     pc = {l.split()[0]: int(l.split()[1]) for l in plain.stderr.splitlines() if l.startswith(("grew", "shrank"))}
     if counts.get("grow") and pc.get("grew") != counts["grow"][0]:
         fails.append("without the trace: %s copies, with: %d" % (pc.get("grew"), counts["grow"][0]))
+    fails += startsizes(glc)
     for f in fails:
         print("FAIL: " + f)
     print("stackstats: %s" % ("FAIL" if fails else "PASS"))
     return 1 if fails else 0
+
+
+def startsizes(glc):
+    """START under each adaptivestackstart mode: what went wrong."""
+    out, fails = {}, []
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "start.gl"), os.path.join(tmp, "start")
+        open(src, "w").write(START)
+        b = subprocess.run([glc, "build", "-o", exe, src], capture_output=True, text=True)
+        if b.returncode != 0:
+            return ["start: build:\n" + b.stderr]
+        for mode in ("0", "1", "site"):
+            env = dict(os.environ, GLDEBUG="adaptivestackstart=" + mode)
+            p = subprocess.run([exe], capture_output=True, text=True, timeout=60, env=env)
+            if p.returncode != 0:
+                return ["start: adaptivestackstart=%s: exit %d\n%s" % (mode, p.returncode, p.stderr[-2000:])]
+            out[mode] = {l.split()[0]: int(l.split()[1]) for l in p.stderr.splitlines() if len(l.split()) == 2}
+            print("start  adaptivestackstart=%-4s %s" % (mode, " ".join("%s=%d" % kv for kv in out[mode].items())))
+    none, go, site = out["0"], out["1"], out["site"]
+    want = [("0: a deep goroutine copies its stack 5 times or more", none["deep"] >= 5 * 256),
+            ("0: the same after a collection", none["deep2"] >= 5 * 256),
+            ("1: before a collection sees deep stacks, as 0", go["deep"] >= 0.9 * none["deep"]),
+            ("1: after one did, at most a quarter of 0's copies", go["deep2"] <= none["deep2"] / 4),
+            ("site: at most a tenth of 0's copies", site["deep"] <= none["deep"] / 10),
+            ("site: again, after the statement came back down", site["deep2"] <= none["deep2"] / 10),
+            ("site: right after deep ones, goroutines start at 64 KiB or more", site["parkshallow"] >= 64 << 10),
+            ("site: after shallow ones, at 4 KiB or less", site["parkshallow2"] <= 4 << 10)]
+    return ["start: " + what for what, ok in want if not ok]
 
 
 if __name__ == "__main__":

@@ -220,8 +220,59 @@ func ptr(out chan<- string) {
 		copies, before, now, int64(now)-int64(before), stale, stale == before, *p)
 }
 
+// start: n goroutines from one go statement, each recursing to depth (a
+// server's goroutine deep in its handler) and waiting there, in rounds of
+// 100 alive at once; a collection in every tenth round, with the round
+// waiting (what Go's adaptivestackstart=1 learns from).  How the stack a
+// goroutine starts with matters: GLDEBUG/GODEBUG=adaptivestackstart.
+//go:noinline
+func startDeep(n int, wait, woke chan bool) int {
+	var pad [100]byte
+	pad[n%100] = byte(n)
+	if n == 0 {
+		woke <- true
+		<-wait
+		return 0
+	}
+	return startDeep(n-1, wait, woke) + int(pad[(n*3)%100])
+}
+
+func startGo(depth int, wait, woke chan bool) {
+	go func() {
+		sink += startDeep(depth, wait, woke)
+		woke <- true
+	}()
+}
+
+func start(n, depth int) {
+	const round = 100
+	wait, woke := make(chan bool), make(chan bool)
+	c0, _, _ := copyStats()
+	t := time.Now()
+	for r := 0; r*round < n; r++ {
+		for i := 0; i < round; i++ {
+			startGo(depth, wait, woke)
+		}
+		for i := 0; i < round; i++ {
+			<-woke
+		}
+		if r%10 == 0 {
+			runtime.GC()
+		}
+		for i := 0; i < round; i++ {
+			wait <- true
+		}
+		for i := 0; i < round; i++ {
+			<-woke
+		}
+	}
+	el := time.Since(t)
+	c1, _, _ := copyStats()
+	fmt.Printf("exp=start n=%d depth=%d ns_per_g=%d copies_per_g=%.3f\n", n, depth, el.Nanoseconds()/int64(n), float64(c1-c0)/float64(n))
+}
+
 func main() {
-	exp := flag.String("exp", "growth", "park|growth|cost|ptr")
+	exp := flag.String("exp", "growth", "park|growth|cost|ptr|start")
 	n := flag.Int("n", 100000, "goroutines for park")
 	reps := flag.Int("reps", 2000, "repetitions for cost")
 	depths := flag.String("depths", "1,16,64,256,1024,4096", "depths for cost")
@@ -244,6 +295,8 @@ func main() {
 			ds = append(ds, d)
 		}
 		cost(*reps, ds)
+	case "start":
+		start(*n, maxDepth)
 	case "ptr":
 		out := make(chan string)
 		go ptr(out)
