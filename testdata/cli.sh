@@ -4,7 +4,8 @@
 # executable named after it), -o into directories (made if missing), .go
 # files, clear one-line errors for missing inputs and non-main packages,
 # a killed glc leaving no work directory behind, runtime.GOROOT,
-# -gc=boehm where the Boehm runtime was not built, GLFLAGS, and -p n.
+# -gc=boehm where the Boehm runtime was not built, GLFLAGS, -p n, and the
+# README's tour run command by command.
 . "$(dirname "$0")/testlib.sh"
 
 # expect NAME STATUS PATTERN CMD...: CMD exits with STATUS and its output
@@ -167,6 +168,28 @@ if [ -z "$knobs" ] || [ -n "$missing" ]; then
 	fail "GLDEBUG settings missing from the docs:$missing (knobs found: $(echo $knobs | wc -w))"
 else
 	echo "ok   GLDEBUG settings in glc help gldebug and glc.1: $(echo $knobs | wc -w)"
+fi
+
+# The README's tour, command by command, as a newcomer types it in the
+# source directory (./glc is this glc, /tmp/ this test's directory): each
+# exits 0, and its last command leaves the trace's page, which holds the
+# trace of the two goroutines' hand-offs.
+sed -n '/^## A tour/,/^## /s/^    //p' "$top_srcdir/README.md" | sed 's/  *# .*//' >"$tmp/tour"
+n=0
+while IFS= read -r cmd; do
+	[ -n "$cmd" ] || continue
+	n=$((n + 1))
+	cmd=$(printf '%s\n' "$cmd" | sed "s|^\./glc|\"\$GLC\"|; s|/tmp/|$tmp/|g")
+	if ! (cd "$top_srcdir" && GLC="$GLC" timeout 120 sh -c "$cmd") >"$tmp/tour.out" 2>&1; then
+		fail "README tour, command $n: $cmd"
+		head -5 "$tmp/tour.out" | sed 's/^/    /'
+	fi
+done <"$tmp/tour"
+if [ "$n" -lt 6 ] || ! grep -q '"traceEvents"' "$tmp/pp.html" 2>/dev/null ||
+	! grep -q 'main.chanPingPong' "$tmp/pp.html"; then
+	fail "README tour: $n commands; the last should leave $tmp/pp.html with the pingpong trace"
+else
+	echo "ok   README tour: $n commands, the trace's page written"
 fi
 
 exit $status

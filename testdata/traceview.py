@@ -24,7 +24,13 @@ error shows even without Chromium).  Real traces too:
 testdata/trace/sched.gl (testdata/trace.py's program) run with
 GLDEBUG=trace=FILE in its collector mode and its many-goroutines mode: glc
 trace takes them, and the page draws gl's four groups in order with every
-GC span and instant in a colour its legend names.
+GC span and instant in a colour its legend names.  And the seeds' samples
+(bench/: pingpong, stacks, preempt, threads, mutex, stall, a compute
+program, gc, ffi), each run shortened with GLDEBUG=trace=FILE at two Ps:
+every trace keeps testdata/trace.py's invariants (Chrome's trace-event
+fields, the format Perfetto opens; goroutine spans without gaps, one
+goroutine per P, arrows that end where their goroutine runs), glc trace
+makes its page, and the page draws it in the browser.
 
 Usage: GLC=path/to/glc testdata/traceview.py    (top_srcdir: the source tree)
   CHROMIUM=path: the browser (default: chromium, chromium-browser or
@@ -203,6 +209,61 @@ def check_errors(tmp):
     good = file("good.json", '{"traceEvents": []}')
     expect("an output that cannot be written", ["-o", os.path.join(tmp, "no", "dir", "x.html"), good], 1,
            f"^glc: trace: {re.escape(tmp)}/no/dir/x.html: No such file or directory$")
+
+
+# The seeds' samples, each traced as a learner would run it (shortened):
+# NAME, its program under bench/, its arguments.
+SAMPLES = [
+    ("pingpong", "pingpong/pingpong.gl", ["-mode=chan", "-n=2000"]),
+    ("stacks", "stacks/stacks.gl", ["-exp=start", "-n=300", "-depth=200"]),
+    ("preempt", "preempt/preempt.gl", ["-reps=3"]),
+    ("threads", "threads/threads.gl", ["-mode=rawpipe", "-n=20", "-dur=200ms"]),
+    ("mutex", "mutex/mutex.gl", ["-h=1", "-g=4", "-runs=1", "-dur=100ms", "-modes=default"]),
+    ("stall", "stall/stall.gl", ["-collector=gc", "-secs=1", "-live=4"]),
+    ("compute", "compute/strbuild.gl", []),
+    ("gc", "gc/pause.gl", ["-secs=1", "-live=4"]),
+    ("ffi", "ffi/ffi.gl", ["-n=1000"]),
+]
+
+
+def trace_invariants():
+    """testdata/trace.py's check(name, path): what every trace must keep."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gltrace", os.path.join(TOP, "testdata", "trace.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def check_samples(tmp):
+    """Each sample of the seeds traced (GLDEBUG=trace=FILE, two Ps): the trace
+    keeps testdata/trace.py's invariants, and glc trace makes its page.
+    The pages, for the browser."""
+    inv = trace_invariants()
+    pages = []
+    for name, src, args in SAMPLES:
+        prog, trace = os.path.join(tmp, "sample-" + name), os.path.join(tmp, f"sample-{name}.json")
+        p = subprocess.run([GLC, "build", "-o", prog, os.path.join(TOP, "bench", src)], capture_output=True,
+                           text=True, timeout=900)
+        if not check(f"sample {name}: bench/{src} builds", p.returncode == 0, p.stderr[-800:]):
+            continue
+        env = dict(os.environ, GLMAXPROCS="2", GLDEBUG="trace=" + trace)
+        try:
+            run = subprocess.run([prog] + args, env=env, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            fail(f"sample {name}", "killed after 120 s")
+            continue
+        if not check(f"sample {name}: runs traced", run.returncode == 0 and os.path.isfile(trace),
+                     f"exit {run.returncode} {run.stderr[-300:]!r}"):
+            continue
+        before = inv.failures
+        evs = inv.check(f"sample {name}", trace)
+        check(f"sample {name}: the trace keeps trace.py's invariants ({len(evs or [])} events)",
+              evs is not None and inv.failures == before, "above")
+        rc, _, err = glc(trace)
+        if check(f"sample {name}: glc trace makes its page", rc == 0, err):
+            pages.append(trace[:-5] + ".html")
+    return pages
 
 
 def check_runtime(tmp):
@@ -521,7 +582,7 @@ def main():
         html = check_page(tmp, small)
         check_names(tmp, small)
         check_errors(tmp)
-        real = check_runtime(tmp)
+        real = check_runtime(tmp) + check_samples(tmp)
         if html:
             check_syntax(html)
             check_browser(tmp, html, real)
