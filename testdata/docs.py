@@ -32,7 +32,7 @@ SPLICE = os.path.join(top, "bench", "splice-docs")
 CHAPTERS = {
     "scheduler.md": ["pingpong"],
     "mutex.md": ["mutex", "mutexsweep"],
-    "stacks.md": ["stacks"],
+    "stacks.md": ["stacks", "stackstart"],
     "preempt.md": ["preempt", "stall"],
     "syscalls.md": ["threads"],
     "gc.md": ["gc"],
