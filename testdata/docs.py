@@ -37,6 +37,7 @@ CHAPTERS = {
     "syscalls.md": ["threads"],
     "gc.md": ["gc"],
     "ffi.md": ["ffi"],
+    "trace.md": ["tracecost"],
 }
 OPEN = re.compile(r"^<!-- bench:([\w-]+)( [^>]*)? -->$")
 CLOSE = re.compile(r"^<!-- /bench:([\w-]+) -->$")
