@@ -151,7 +151,9 @@ static TestPkg *undertest; /* glc test: the package whose test binary is built *
 static bool importpathok(const char *path, Pos pos) {
 	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
 		if (*c <= ' ' || *c == 0x7f || strchr("!\"#$%&'()*,:;<=>?[\\]^`{|}", *c)) {
-			errorat(pos, "invalid import path: \"%s\"", path);
+			Buf q = {0}; /* Go's %q: a newline in the path is \n in the message */
+			quote(&q, path, (int64_t)strlen(path), false);
+			errorat(pos, "invalid import path: %s", bstr(&q));
 			return false;
 		}
 	if (!*path) {
