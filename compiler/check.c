@@ -1407,7 +1407,9 @@ static void exprstmt(Node *n) {
 		return;
 	}
 	Type *t = checkexpr(e);
-	if (!bad(t) || (e->flags & NF_TYPE))
+	if (e->flags & NF_BUILTIN) /* println alone: it has no type, bad(t) */
+		builtinuncalled(e);
+	else if (!bad(t) || (e->flags & NF_TYPE))
 		errorat(e->pos, "%s is not used", (e->flags & NF_TYPE) ? xprintf("%s (type)", exprstr(e)) : opdesc(e));
 }
 
@@ -1982,6 +1984,7 @@ static void initorder(Package *p) {
 }
 
 void checkpackage(Package *p) {
+	int sizedmark = sizedtypes.n; /* an import's checkpackage runs inside this one */
 	Package *saved = curpkg;
 	curpkg = p;
 	blank = intern("_");
@@ -2116,8 +2119,6 @@ void checkpackage(Package *p) {
 				continue;
 			}
 		}
-		if (tsize(o->type) > maxTypeSize)
-			errorat(o->pos, "type %s larger than address space", ts(u));
 	}
 	/* bodies */
 	for (int i = 0; i < p->funcs.n; i++) {
@@ -2160,6 +2161,10 @@ void checkpackage(Package *p) {
 		if (!m || m->kind != O_FUNC)
 			errorat((Pos){((Node *)p->files.v[0])->pos.file, 1, 1}, "function main is undeclared in the main package");
 	}
+	if (nerrors()) /* a recursive type has no size to take */
+		sizedtypes.n = sizedmark;
+	else
+		checktypesizes(sizedmark);
 	initorder(p);
 	p->checked = true;
 	curpkg = saved;

@@ -687,8 +687,8 @@ static void defstruct(Type *t) {
 	}
 	bprintf(&b, "};\n");
 	if (u->kind != T_TUPLE)
-		bprintf(&b, "_Static_assert(sizeof(%s) == %lld, \"layout of %s\");\n", t->cname, (long long)tsize(t),
-			typestr(t));
+		bprintf(&b, "_Static_assert(sizeof(%s) == %lld, %s);\n", t->cname, (long long)tsize(t),
+			cstrlit(xprintf("layout of %s", typestr(t)))); /* a struct tag has quotes */
 	bput(&gtypes, bstr(&b));
 }
 

@@ -167,6 +167,34 @@ static void wexpr(Buf *b, Node *n, int depth) {
 	}
 }
 
+/* Array and struct type expressions, for checktypesizes: a size is known
+ * only once every type of the package is complete. */
+Vec sizedtypes;
+
+/* Go's "larger than address space" (2^50 bytes on amd64), for every array
+ * or struct type written since sizedtypes had mark entries — in a
+ * declaration, a conversion, new(T), a composite literal, behind a
+ * pointer: C cannot declare such a type, whatever holds it.  Once per
+ * type expression: not again for one whose element or field is already
+ * too large (it was reported where it was written). */
+void checktypesizes(int mark) {
+	for (int i = mark; i < sizedtypes.n; i++) {
+		Node *n = sizedtypes.v[i];
+		Type *t = n->type;
+		if (!t || bad(t) || tsize(t) <= maxTypeSize)
+			continue;
+		bool inner = false;
+		if (t->kind == T_ARRAY)
+			inner = tsize(t->elem) > maxTypeSize;
+		else
+			for (int j = 0; j < t->fields.n; j++)
+				inner |= tsize(((Field *)t->fields.v[j])->type) > maxTypeSize;
+		if (!inner)
+			errorat(n->pos, "type %s larger than address space", ts(t));
+	}
+	sizedtypes.n = mark;
+}
+
 const char *exprstr(Node *n) {
 	Buf b = {0};
 	wexpr(&b, n, 0);
@@ -707,6 +735,12 @@ bool assignop(Node *n, Type *t, const char *context) {
 /* ---------------------------------------------------------------- values */
 
 
+/* A built-in function's name where a value is wanted (rvalue, an
+ * expression statement). */
+void builtinuncalled(Node *n) {
+	errorat(n->pos, "%s (built-in function %s) must be called", exprstr(n), n->obj ? n->obj->name : "");
+}
+
 Type *rvalue(Node *n) {
 	Type *t = checkexpr(n);
 	if (n->flags & NF_TYPE) {
@@ -714,7 +748,7 @@ Type *rvalue(Node *n) {
 		return fail(n);
 	}
 	if (n->flags & NF_BUILTIN) {
-		errorat(n->pos, "%s (built-in function %s) must be called", exprstr(n), n->obj ? n->obj->name : "");
+		builtinuncalled(n);
 		return fail(n);
 	}
 	if (n->flags & NF_NOVALUE) {
@@ -961,6 +995,7 @@ static Type *typexpr1(Node *n) {
 			}
 			len = (int64_t)v;
 			t = arrayof(et, len);
+			vpush(&sizedtypes, n);
 		}
 		break;
 	case N_MAPTYPE: {
@@ -981,6 +1016,7 @@ static Type *typexpr1(Node *n) {
 		break;
 	case N_STRUCTTYPE:
 		t = structtype(n);
+		vpush(&sizedtypes, n);
 		break;
 	case N_IFACETYPE:
 		t = ifacetype(n);
@@ -1360,6 +1396,10 @@ static Type *checkselector(Node *n) {
 		}
 	}
 	Type *xt = checkexpr(x);
+	if (x->flags & NF_BUILTIN) { /* a built-in has no type: bad(xt) would say nothing */
+		errorat(n->pos, "cannot select on %s (built-in)", exprstr(x));
+		return fail(n);
+	}
 	if (bad(xt))
 		return fail(n);
 	if (x->flags & (NF_BUILTIN | NF_NOVALUE) || (xt && xt->kind == T_TUPLE)) {

@@ -376,8 +376,10 @@ static void wtype(Buf *b, Type *t, int mode, Package *rel, int depth) {
 				bputc(b, ' ');
 			}
 			wtype(b, f->type, mode, rel, depth);
-			if (f->tag && *f->tag)
-				bprintf(b, " \"%s\"", f->tag);
+			if (f->tag && *f->tag) { /* quoted, as Go writes it: "json:\"a\"" */
+				bputc(b, ' ');
+				quote(b, f->tag, (int64_t)strlen(f->tag), false);
+			}
 		}
 		bput(b, mode == 0 && t->fields.n ? " }" : "}");
 		return;

@@ -256,10 +256,11 @@ Type *defaulttype(Type *t);
 const char *typestr(Type *t);       /* Go's spelling: "[]int", "main.T", "map[string]int" */
 const char *typestrq(Type *t, Package *rel); /* qualified relative to a package, as in messages */
 void layout(Type *t);               /* size, align, field offsets */
-/* The largest size a type may have (Go's limit on amd64, 2^50 bytes); the
+/* The largest size a type may have: Go 1.19's compiler on amd64 says a
+ * type of 2^50 bytes or more is larger than the address space.  The
  * layout saturates sizes past it at maxTypeSize + 1, and the checker says
- * "larger than address space". */
-#define maxTypeSize ((int64_t)1 << 50)
+ * "larger than address space" (expr.c, checktypesizes). */
+#define maxTypeSize (((int64_t)1 << 50) - 1)
 int64_t tsize(Type *t);
 int64_t talign(Type *t);
 void completeiface(Type *t);        /* compute an interface's full method set */
