@@ -7,6 +7,7 @@
  *   testdata/fuzz/fuzz_front -max_total_time=600 -timeout=10 corpus/ $(top_srcdir)/testdata/run $(top_srcdir)/testdata/errors
  *
  * Every crash it finds becomes a program in testdata/errors (or run). */
+#include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,13 +23,37 @@ Package *importpackage(const char *path, Pos pos) {
 	return NULL;
 }
 
+/* GMP's memory (exact constants, compiler/const.c) from glc's arena:
+ * glc never frees a constant — it lives as long as the compile — so here
+ * freeall must take GMP's limbs with everything else, or every input
+ * with a float constant would leak them. */
+static void *gmpalloc(size_t n) { return xalloc(n); }
+static void *gmprealloc(void *p, size_t old, size_t n) {
+	(void)old;
+	return xrealloc(p, n);
+}
+static void gmpfree(void *p, size_t n) { /* freeall's */
+	(void)p;
+	(void)n;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+	(void)argc;
+	(void)argv;
+	mp_set_memory_functions(gmpalloc, gmprealloc, gmpfree);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	char *src = malloc(size + 1);
 	memcpy(src, data, size);
 	src[size] = 0; /* the lexer's sentinel */
 	inittypes();
 	vpush(&srcfiles, "fuzz.gl");
+	/* the compiler's global vectors: their arrays went with the last
+	 * input's freeall */
 	memset(&allpackages, 0, sizeof allpackages);
+	memset(&sizedtypes, 0, sizeof sizedtypes);
 	Node *f = parsefile(0, src, size);
 	if (!nerrors() && f->name) {
 		Package *p = xalloc(sizeof *p);
