@@ -118,6 +118,7 @@ const char *gident(const char *name) {
 /* File-scope names are unique within their package (Package.cnames), so a
  * package's names do not depend on which other packages are compiled. */
 static Vec *namereg;
+static Vec namescratch; /* names made outside a package (namereg NULL) */
 
 const char *globalname(const char *base) {
 	char buf[512];
@@ -132,8 +133,7 @@ const char *globalname(const char *base) {
 	}
 	const char *b = bstr(&clean);
 	const char *name = intern(b);
-	static Vec scratch;
-	Vec *reg = namereg ? namereg : &scratch;
+	Vec *reg = namereg ? namereg : &namescratch;
 	for (int k = 1;; k++) {
 		bool used = false;
 		for (int i = 0; i < reg->n; i++)
@@ -2156,4 +2156,30 @@ void writecontract(FILE *o, const char *stdroot) {
 	fputs(bstr(&protos), o);
 	fputs("#endif\n", o);
 	contractmode = false;
+}
+
+/* Forget the last program: every container above holds memory that
+ * freeall took, and Types that no longer exist (testdata/fuzz/fuzz_front
+ * compiles millions of programs in one process; glc itself compiles one
+ * and exits). */
+void emitforget(void) {
+	Buf *bufs[] = {&gdecls, &gfuncs, &gprotos, &gtypes, &gdescs, &gfwd, &gglobals, &gvardefs, &groots};
+	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+		memset(bufs[i], 0, sizeof *bufs[i]);
+	Vec *vecs[] = {&structs, &descs, &itabs, &cglobals, &namescratch, &wrappers, &wrapped, &helpers,
+		       &funcuses, &mfdone, &funcstarts};
+	for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
+		memset(vecs[i], 0, sizeof *vecs[i]);
+	PtrMap *maps[] = {&unitnames, &helperof, &helperuses, &rnamebykey, &rnametaken, &wrapperbykey};
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+		memset(maps[i], 0, sizeof *maps[i]);
+	memset(&part0uses, 0, sizeof part0uses);
+	curuses = NULL;
+	unitpkg = NULL;
+	namereg = NULL;
+	mfunit = -1;
+	nparts = 0;
+	emitexprforget();
+	emitstmtforget();
+	stackforget();
 }

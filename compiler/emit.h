@@ -15,6 +15,7 @@ void emitunit(Package *p);
 int splitunit(int maxparts, int64_t minsize);
 void writepart(Package *p, int part, FILE *out);
 void writecontract(FILE *out, const char *stdroot); /* glc contract */
+void emitforget(void); /* before another program in the same process (the fuzz target) */
 /* glc -d=checkstores: the C is written with every pointer const-qualified
  * (ctype), so the C compiler rejects any store into memory reached through
  * a pointer that does not go through store() (emitstmt.c) */
@@ -28,5 +29,6 @@ void stackcheck(Package *p, Vec *sus, const char *stkout);
 void stackbigframes(Package *p, Vec *sus, Vec *out); /* .su files with a too-large checked frame */
 void stackreset(Package *p);                         /* before reading them again */
 void stackload(Package *p, const char *stk);
+void stackforget(void);                              /* emitforget's */
 
 #endif

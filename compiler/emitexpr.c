@@ -69,11 +69,12 @@ static void check(const char *cond, const char *panic) {
 }
 
 
+static Type *anyfunct; /* anyfunc's, made once per program */
+
 static Type *anyfunc(void) {
-	static Type *t;
-	if (!t)
-		t = newtype(T_FUNC);
-	return t;
+	if (!anyfunct)
+		anyfunct = newtype(T_FUNC);
+	return anyfunct;
 }
 
 /* Temporaries live until the end of the statement that made them (a
@@ -2968,4 +2969,11 @@ static void deferorgo(Node *n, bool isgo) {
 	else
 		line("gl_deferproc(g, &fp->h, (GlFunc *)%s);", mutptr(d));
 	afterCall(false);
+}
+
+void emitexprforget(void) {
+	memset(&ckinds, 0, sizeof ckinds);
+	anyfunct = NULL;
+	discarded = NULL;
+	takeargs = false;
 }

@@ -167,6 +167,7 @@ const char *cvalue(Const *c, Type *t);
 const char *toiface(const char *e, Type *from, Type *to);
 
 /* emitstmt.c */
+void emitstmtforget(void); /* emitforget's share of emitstmt.c */
 const char *csig(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* prototype */
 const char *cdeclarator(Type *sig, const char *name, bool closure, bool recv, Type *recvtype); /* its declarator */
 void fixwords(Vec *fix, const char *expr, Type *t); /* the GL_FIXPARAMs of a parameter by value */
@@ -183,5 +184,7 @@ void srcline(Pos p);
 const char *newlabel(const char *what);
 void declarevar(Obj *o);               /* assign storage to a local */
 void initvar(Obj *o);                  /* zero or box it at its declaration */
+
+void emitexprforget(void); /* emitexpr.c: emitforget's share */
 
 #endif

@@ -20,6 +20,13 @@
 
 Fn *fn;
 Buf *out;
+static Type *selectcasetype; /* runtime's scase {c, elem}: emitselect's, made once per program */
+
+void emitstmtforget(void) {
+	fn = NULL;
+	out = NULL;
+	selectcasetype = NULL;
+}
 
 typedef struct Labels {
 	const char *brk, *cont;
@@ -1376,7 +1383,7 @@ static void emitselect(Node *n) {
 		return;
 	}
 	/* the cases array, and a slot for each value */
-	static Type *sc;
+	Type *sc = selectcasetype;
 	if (!sc) {
 		Vec fts = {0};
 		vpush(&fts, types[T_UNSAFEPTR]);
@@ -1389,6 +1396,7 @@ static void emitselect(Node *n) {
 			vpush(&sc->fields, f);
 		}
 		layout(sc);
+		selectcasetype = sc;
 	}
 	int total = nsends + nrecvs;
 	const char *cases = total ? frametemp(arrayof(sc, total)) : NULL;

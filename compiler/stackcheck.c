@@ -63,6 +63,11 @@ enum { NBUCKET = 4096 };
 static StackRec *recs[NBUCKET];
 static Vec allrecs;
 
+void stackforget(void) {
+	memset(recs, 0, sizeof recs);
+	memset(&allrecs, 0, sizeof allrecs);
+}
+
 static unsigned bucket(const char *interned) {
 	return (unsigned)(((uintptr_t)interned >> 4) * 2654435761u) % NBUCKET;
 }

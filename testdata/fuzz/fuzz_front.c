@@ -1,7 +1,8 @@
-/* fuzz_front.c — a libFuzzer target for glc's front end: the lexer, the
- * parser and the type checker run on arbitrary input as one file of
- * package main, in one process, millions of times.  glc must never crash,
- * hang or leak on any input: it reports errors and goes on.
+/* fuzz_front.c — a libFuzzer target for glc: the lexer, the parser, the
+ * type checker, escape analysis and the C emitter run on arbitrary input
+ * as one file of package main, in one process, millions of times (the C
+ * goes to /dev/null: cc is testdata/fuzz/mutate.py's part).  glc must
+ * never crash, hang or leak on any input: it reports errors and goes on.
  *
  *   make fuzz-front          # builds testdata/fuzz/fuzz_front with clang
  *   testdata/fuzz/fuzz_front -max_total_time=600 -timeout=10 corpus/ $(top_srcdir)/testdata/run $(top_srcdir)/testdata/errors
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "emit.h"
 #include "parser.h"
 
 /* Imports: only unsafe exists here (loading the standard library for
@@ -21,6 +23,22 @@ Package *importpackage(const char *path, Pos pos) {
 		return unsafepkg;
 	errorat(pos, "package %s is not in std", path);
 	return NULL;
+}
+
+/* runtime.GOROOT's default, which the emitter writes into main's C */
+const char *glroot(void) { return "/usr/lib/gl"; }
+
+static FILE *devnull;
+
+/* What glc does after checking a program without errors, up to the
+ * file cc would read. */
+static void emit(Package *p) {
+	vpush(&allpackages, p);
+	escapeanalysis();
+	emitprepare();
+	emitunit(p);
+	splitunit(1, 0);
+	writepart(p, 0, devnull);
 }
 
 /* GMP's memory (exact constants, compiler/const.c) from glc's arena:
@@ -41,7 +59,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 	(void)argc;
 	(void)argv;
 	mp_set_memory_functions(gmpalloc, gmprealloc, gmpfree);
-	return 0;
+	devnull = fopen("/dev/null", "w");
+	return devnull ? 0 : 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -54,12 +73,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	 * input's freeall */
 	memset(&allpackages, 0, sizeof allpackages);
 	memset(&sizedtypes, 0, sizeof sizedtypes);
+	emitforget();
 	Node *f = parsefile(0, src, size);
 	if (!nerrors() && f->name) {
 		Package *p = xalloc(sizeof *p);
 		p->path = p->name = intern("main");
 		vpush(&p->files, f);
 		checkpackage(p);
+		if (!nerrors())
+			emit(p);
 	}
 	clearerrors();
 	freeall();
