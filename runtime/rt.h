@@ -455,7 +455,13 @@ void forEachP(void (*fn)(P *));
 /* proc.c: make the Gwaiting goroutines of list (linked through
  * schedlink) runnable at the back of the queues, not runnext (Go's) */
 void injectglist(G *list, uint8_t why);
-void checkSafePointFn(P *pp); /* proc.c: pp's M at a safe point runs forEachP's fn, if due */
+void runSafePointFn(P *pp); /* proc.c: pp's M at a safe point runs forEachP's fn */
+/* Called where a P's M is at a safe point anyway (every schedule): one
+ * load when nothing is due. */
+static inline void checkSafePointFn(P *pp) {
+	if (GL_UNLIKELY(__atomic_load_n(&pp->runSafePointFn, __ATOMIC_ACQUIRE) != 0))
+		runSafePointFn(pp);
+}
 int32_t procresize_request(int32_t n); /* runtime.GOMAXPROCS */
 void lockOSThread(void);
 void unlockOSThread(void);
@@ -584,7 +590,21 @@ struct timer {
 void addtimer(timer *t);
 bool deltimer(timer *t);
 bool modtimer(timer *t, int64_t when, int64_t period);
-int64_t checkTimers(P *pp, int64_t now, int64_t *pollUntil, bool *ran);
+int64_t checkTimersSlow(P *pp, int64_t next, int64_t now, int64_t *pollUntil, bool *ran);
+/* Run pp's due timers (Go's checkTimers).  now: the time, or 0 to read
+ * it.  Returns now; *pollUntil gets the next timer's time (0 if none);
+ * *ran whether any ran.  pp is this M's P, or one it steals from.  Every
+ * schedule() asks, and a P mostly has no timer: that answer is inline
+ * (out of line, the call's saved registers cost more than the test). */
+static inline int64_t checkTimers(P *pp, int64_t now, int64_t *pollUntil, bool *ran) {
+	*ran = false;
+	int64_t next = __atomic_load_n(&pp->timer0When, __ATOMIC_ACQUIRE);
+	if (next == 0) {
+		*pollUntil = 0;
+		return now;
+	}
+	return checkTimersSlow(pp, next, now, pollUntil, ran);
+}
 void moveTimers(P *to, P *from);
 int64_t timeSleepUntil(void);
 void timeSleep(int64_t ns);
@@ -647,7 +667,6 @@ void shrinkstacks(void); /* every G that qualifies; world stopped, on g0 */
 uint64_t stackstartsize(uintptr_t gopc); /* a new goroutine's stack (GLDEBUG=adaptivestackstart) */
 void stackstartnote(G *gp);              /* goexit0: what gp's stack grew to */
 void gcComputeStartingStackSize(uint64_t bytes, uint64_t n); /* mark termination */
-uintptr_t stackguard(G *g); /* the stackguard0 g should have */
 void allocPreempt(G *gp);    /* preempt.c: stop gp, at an allocation (malloc.c) */
 void allocKick(P *pp);       /* malloc.c: pp's next allocation takes the slow path */
 bool stackguardpage(uintptr_t addr);
@@ -1051,6 +1070,12 @@ typedef struct gl_debugvars {
 } gl_debugvars;
 extern gl_debugvars gl_debug;
 void parsedebugvars(void);
+
+/* The stackguard0 g should have: lo + GL_STACK_GUARD, or hi (every check
+ * fails) under stackforcemove (stack.c).  Every execute sets it. */
+static inline uintptr_t stackguard(const G *g) {
+	return gl_debug.stackforcemove ? g->stack.hi : g->stack.lo + GL_STACK_GUARD;
+}
 
 /* Throw unless this M holds l (Go's assertLockHeld); only in lockrank
  * mode, where the list of held locks exists.  Inline: the scheduler's

@@ -270,11 +270,6 @@ void stackfreeunused(void) {
 	unlock(&stacklock);
 }
 
-/* The stackguard0 g should have: lo + GL_STACK_GUARD, or hi (every check
- * fails) under stackforcemove. */
-uintptr_t stackguard(G *g) {
-	return gl_debug.stackforcemove ? g->stack.hi : g->stack.lo + GL_STACK_GUARD;
-}
 
 /* stackforcemove moves the stack at every prologue while it uses at most
  * this much, and proportionally less often beyond (see newstack). */

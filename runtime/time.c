@@ -209,16 +209,8 @@ static int64_t runtimer(P *pp, int64_t now) {
 	return 0;
 }
 
-/* Run pp's due timers (Go's checkTimers).  now: the time, or 0 to read
- * it.  Returns now; *pollUntil gets the next timer's time (0 if none);
- * *ran whether any ran.  pp is this M's P, or one it steals from. */
-int64_t checkTimers(P *pp, int64_t now, int64_t *pollUntil, bool *ran) {
-	*ran = false;
-	int64_t next = __atomic_load_n(&pp->timer0When, __ATOMIC_ACQUIRE);
-	if (next == 0) {
-		*pollUntil = 0;
-		return now;
-	}
+/* checkTimers (rt.h) when pp has a timer, due at next or earlier. */
+int64_t checkTimersSlow(P *pp, int64_t next, int64_t now, int64_t *pollUntil, bool *ran) {
 	if (now == 0)
 		now = nanotime();
 	if (now < next) {
