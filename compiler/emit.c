@@ -1493,8 +1493,10 @@ static void emitdesc(Type *t) {
 			bprintf(&pre, "static const GlStructField %s__fields[] = {\n", sym);
 			for (int i = 0; i < u->fields.n; i++) {
 				Field *f = u->fields.v[i];
-				bprintf(&pre, "\t{%s, %s, %lld, %d},\n", strlit(f->name, (int64_t)strlen(f->name)), typedesc(f->type),
-					(long long)f->offset, f->embedded);
+				/* the tag only where there is one: C zeroes a missing member */
+				const char *tag = f->tag && *f->tag ? xprintf(", %s", strlit(f->tag, (int64_t)strlen(f->tag))) : "";
+				bprintf(&pre, "\t{%s, %s, %lld, %d%s},\n", strlit(f->name, (int64_t)strlen(f->name)), typedesc(f->type),
+					(long long)f->offset, f->embedded, tag);
 			}
 			bprintf(&pre, "};\n");
 			fields = xprintf("%s__fields", sym);

@@ -1402,7 +1402,7 @@ static Type *checkselector(Node *n) {
 	}
 	if (bad(xt))
 		return fail(n);
-	if (x->flags & (NF_BUILTIN | NF_NOVALUE) || (xt && xt->kind == T_TUPLE)) {
+	if (x->flags & NF_NOVALUE || (xt && xt->kind == T_TUPLE)) {
 		rvalue(x);
 		return fail(n);
 	}

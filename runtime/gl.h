@@ -172,6 +172,7 @@ typedef struct GlStructField {
 	const GlType *typ;
 	uint64_t offset;
 	bool embedded;
+	GlString tag; /* the field's tag (reflect.StructTag), "" if none */
 } GlStructField;
 
 /* A method of a concrete type, sorted by name.  ifn is the function an itab
