@@ -231,14 +231,26 @@ static GL_NOINLINE void directcopyptrs(hchan *c, void *dst, const void *src) {
 	memmove(dst, src, c->elemsize);
 }
 
+/* A pointer-free element: most are a word, or nothing (chan struct{}),
+ * and neither needs memmove's call. */
+static inline void elemmove(void *dst, const void *src, uint64_t n) {
+	if (n == 8) {
+		uint64_t w;
+		memcpy(&w, src, 8);
+		memcpy(dst, &w, 8);
+	} else if (n != 0) {
+		memmove(dst, src, n);
+	}
+}
+
 /* (The barrier's case out of line: the pointer-free hand-off stays one
- * test and the memmove call, with no more registers to save.) */
+ * test and the copy, with no more registers to save.) */
 static inline void sendDirect(hchan *c, sudog *sg, const void *src) {
 	void *dst = sg->elem;
 	if (GL_UNLIKELY(c->elemtype->ptrdata != 0))
 		directcopyptrs(c, dst, src);
 	else
-		memmove(dst, src, c->elemsize);
+		elemmove(dst, src, c->elemsize);
 }
 
 /* dst is our own variable (our stack, or the heap); the source is the
@@ -248,7 +260,7 @@ static inline void recvDirect(hchan *c, sudog *sg, void *dst) {
 	if (GL_UNLIKELY(c->elemtype->ptrdata != 0))
 		directcopyptrs(c, dst, src);
 	else
-		memmove(dst, src, c->elemsize);
+		elemmove(dst, src, c->elemsize);
 }
 
 /* The send part of a hand-off to the waiting receiver sg (dequeued from
