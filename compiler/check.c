@@ -456,6 +456,10 @@ static Type *lhs(Node *n) {
 	Type *t = checkexpr(n);
 	if (n->flags & NF_NOVALUE)
 		return rvalue(n); /* Go's "(no value) used as value" */
+	if (n->flags & NF_BUILTIN) { /* it has no type: bad(t) would say nothing */
+		builtinuncalled(n);
+		return t_bad;
+	}
 	if (bad(t))
 		return t;
 	if (n->flags & NF_MAPINDEX)

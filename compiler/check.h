@@ -61,7 +61,7 @@ void convertuntyped(Node *n, Type *t); /* give an untyped expression its final t
 bool assignop(Node *n, Type *t, const char *context); /* n assignable to t; converts; reports */
 void defaultuntyped(Node *n);
 const char *exprstr(Node *n);
-void builtinuncalled(Node *n);   /* "len (built-in function len) must be called" */
+void builtinuncalled(Node *n);   /* "len (built-in) must be called" */
 extern Vec sizedtypes;           /* array and struct type expressions written (expr.c) */
 void checktypesizes(int mark);   /* "larger than address space" for those since mark */
 const char *opdesc(Node *n);

@@ -736,9 +736,9 @@ bool assignop(Node *n, Type *t, const char *context) {
 
 
 /* A built-in function's name where a value is wanted (rvalue, an
- * expression statement). */
+ * expression statement) or assigned to: Go 1.19's words. */
 void builtinuncalled(Node *n) {
-	errorat(n->pos, "%s (built-in function %s) must be called", exprstr(n), n->obj ? n->obj->name : "");
+	errorat(n->pos, "%s (built-in) must be called", exprstr(n));
 }
 
 Type *rvalue(Node *n) {
