@@ -496,8 +496,9 @@ static GL_NOINLINE bool runqputslow(P *pp, G *gp, uint32_t h, uint32_t t) {
 }
 
 /* Put gp on pp's queue; next: in runnext, ahead of everything (goready,
- * newproc), the old runnext going to the tail. */
-static void runqput(P *pp, G *gp, bool next) {
+ * newproc), the old runnext going to the tail.  Inline everywhere: its
+ * call saved registers for runqputslow on every goroutine switch. */
+static inline __attribute__((always_inline)) void runqput(P *pp, G *gp, bool next) {
 	if (next) {
 		/* Thieves only ever take runnext (CAS to NULL), never fill it:
 		 * an empty runnext can be filled with a plain store. */
