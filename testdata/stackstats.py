@@ -117,24 +117,9 @@ func quiesce() {
 	}
 }
 
-// one at a time: the copies n goroutines of this depth made
-func serial(n, depth int) uint64 {
-	var m0, m1 runtime.MemStats
-	quiesce()
-	runtime.ReadMemStats(&m0)
-	for i := 0; i < n; i++ {
-		spawn(depth, nil, done)
-		<-done
-	}
-	runtime.ReadMemStats(&m1)
-	return m1.StackCopies - m0.StackCopies
-}
-
-// n goroutines of this depth parked at once: stack bytes each (signed:
-// stacks freed meanwhile show as less, never as a wrapped huge number)
-func parked(n, depth int, gc bool) int64 {
-	var m0, m1 runtime.MemStats
-	park := make(chan bool)
+// MemStats before and after n goroutines of this depth, started one at
+// a time (each parks on park, if not nil, once it has said done)
+func measure(n, depth int, park chan bool) (m0, m1 runtime.MemStats) {
 	quiesce()
 	runtime.ReadMemStats(&m0)
 	for i := 0; i < n; i++ {
@@ -142,6 +127,20 @@ func parked(n, depth int, gc bool) int64 {
 		<-done
 	}
 	runtime.ReadMemStats(&m1)
+	return
+}
+
+// one at a time: the copies n goroutines of this depth made
+func serial(n, depth int) uint64 {
+	m0, m1 := measure(n, depth, nil)
+	return m1.StackCopies - m0.StackCopies
+}
+
+// n goroutines of this depth parked at once: stack bytes each (signed:
+// stacks freed meanwhile show as less, never as a wrapped huge number)
+func parked(n, depth int, gc bool) int64 {
+	park := make(chan bool)
+	m0, m1 := measure(n, depth, park)
 	if gc {
 		runtime.GC() // the average the collector finds (adaptivestackstart=1)
 	}
