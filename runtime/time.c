@@ -209,7 +209,7 @@ static int64_t runtimer(P *pp, int64_t now) {
 	return 0;
 }
 
-/* checkTimers (rt.h) when pp has a timer, due at next or earlier. */
+/* checkTimers (rt.h) when pp has timers, the first due at next. */
 int64_t checkTimersSlow(P *pp, int64_t next, int64_t now, int64_t *pollUntil, bool *ran) {
 	if (now == 0)
 		now = nanotime();
