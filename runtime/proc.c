@@ -1793,33 +1793,37 @@ void phaswork_m(void *arg) {
 }
 
 /* runtime.Gosched, on g0.  Go puts the yielding G on the global queue,
- * behind everything this P would run before it: its runnext, its local
- * queue, then the global queue.  When the global queue is empty, the
- * tail of the local queue is that same place, and gets there without
- * sched.lock: at two Ps each Gosched took the lock twice (put, then
- * findRunnable's get), both Ps at once, and the lock's cache line moved
- * between them on every switch (bench/pingpong gosched, 2 Ps: 44 to 145
- * ns per Gosched, with the memory layout, against 30 at one P; 14.5
- * since).  Other Ps still reach the G by stealing,
- * and wakep starts one if this P has more than it can run.  A locked G
- * takes Go's path (startlockedm must hand it over). */
+ * behind everything this P would run before it, and schedules.  When
+ * this P's queue and the global queue are both empty, nothing is waiting
+ * for the processor: G comes straight back, after the scheduler's checks
+ * (timers, a safe-point function, the collector's worker), from the tail
+ * of its own queue, without sched.lock.  At two Ps Go's way took the lock
+ * twice per Gosched (put, then findRunnable's get), on both Ps at once,
+ * and the lock's cache line moved between them on every switch
+ * (bench/pingpong gosched, 2 Ps: 44 to 145 ns per Gosched, with the memory
+ * layout, against 30 at one P; 14.5 since).  With anything queued, Go's
+ * way: the G goes behind it on the global queue, where another P may take
+ * it (keeping it local instead made the seed's Gosched-after-Unlock mutex
+ * 11% slower: sync's spinning needs an empty local queue).  A locked G
+ * takes Go's path too (startlockedm must hand it over). */
 static void goschedlocal_m(G *gp) {
 	M *mp = getm();
 	P *pp = mp->p;
-	if (__atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0 || gp->lockedm != NULL) {
+	/* a plain look at the queue: only this M adds to it, and a thief
+	 * that empties it meanwhile changes nothing that matters here */
+	if (__atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0 || pp->runqhead != pp->runqtail ||
+	    pp->runnext != NULL || gp->lockedm != NULL) {
 		gosched_m(gp);
 		return;
 	}
 	setgstatus(gp, Grunning, Grunnable);
 	dropg(mp);
 	runqput(pp, gp, false);
-	/* only the owner adds to the queue: a plain look is enough here */
-	if (pp->runqtail - __atomic_load_n(&pp->runqhead, __ATOMIC_RELAXED) > 1 || pp->runnext != NULL)
-		wakep();
 	schedule();
 }
 
-/* runtime.Gosched: every G this P would run first runs first. */
+/* runtime.Gosched: every G this P would run first runs first (Go's
+ * order; goschedlocal_m). */
 void gosched(void) {
 	getm()->tracewhy = traceWhyGosched;
 	mcall(goschedlocal_m);
