@@ -1809,10 +1809,11 @@ void phaswork_m(void *arg) {
 static void goschedlocal_m(G *gp) {
 	M *mp = getm();
 	P *pp = mp->p;
-	/* a plain look at the queue: only this M adds to it, and a thief
-	 * that empties it meanwhile changes nothing that matters here */
-	if (__atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0 || pp->runqhead != pp->runqtail ||
-	    pp->runnext != NULL || gp->lockedm != NULL) {
+	/* relaxed looks are enough: only this M adds to its queue, and a
+	 * thief that empties it meanwhile changes nothing that matters here */
+	if (__atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) != 0 ||
+	    __atomic_load_n(&pp->runqhead, __ATOMIC_RELAXED) != pp->runqtail ||
+	    __atomic_load_n(&pp->runnext, __ATOMIC_RELAXED) != NULL || gp->lockedm != NULL) {
 		gosched_m(gp);
 		return;
 	}
