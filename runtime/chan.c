@@ -398,7 +398,7 @@ bool chansend(hchan *c, const void *ep, bool block) {
 }
 
 void chansend1(G *g, GlChan *c, const void *elem) {
-	(void)g;
+	entrySafePoint(g);
 	chansend(c, elem, true);
 }
 
@@ -485,12 +485,12 @@ static int chanrecv(hchan *c, void *ep, bool block) {
 }
 
 void chanrecv1(G *g, GlChan *c, void *elem) {
-	(void)g;
+	entrySafePoint(g);
 	chanrecv(c, elem, true);
 }
 
 bool chanrecv2(G *g, GlChan *c, void *elem) {
-	(void)g;
+	entrySafePoint(g);
 	return chanrecv(c, elem, true) >> 1;
 }
 

@@ -403,9 +403,11 @@ struct G {
 	bool asyncSafePoint;     /* stopped by asyncPreempt: the innermost frame
 				  * is scanned conservatively, the stack must
 				  * not move */
-	bool allocSafePoint;     /* stopped in an allocation's slow path
-				  * (preempt.c allocPreempt): the stack must
-				  * not move */
+	bool runtimeCSafePoint;  /* stopped inside runtime C: an allocation's
+				  * slow path, or the entry of a map or channel
+				  * operation or a select (preempt.c's
+				  * allocPreempt, entryPreempt): the stack
+				  * must not move */
 	uint32_t suspendclaim;   /* atomic: a suspendG caller owns this G; it
 				  * may not start running (execute waits) */
 	uintptr_t *asyncregs;    /* while stopped by asyncPreempt: its register

@@ -188,7 +188,7 @@ static void allocStopCheck(mallocArgs *a) {
 	gp->preempt = false;
 	gp->stackguard0 = stackguard(gp);
 	gp->preemptneed = 0;
-	gp->allocSafePoint = true;
+	gp->runtimeCSafePoint = true;
 	a->stopg = gp;
 }
 

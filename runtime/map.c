@@ -745,6 +745,7 @@ static GL_NOINLINE void hashforpanic(const GlType *mt, const void *key) {
 }
 
 void *mapaccess1(G *g, const GlType *mt, GlMap *h, const void *key) {
+	entrySafePoint(g);
 	if (h == NULL || h->count == 0) {
 		hashforpanic(mt, key);
 		return zeroarea(mt->elem->size);
@@ -756,6 +757,7 @@ void *mapaccess1(G *g, const GlType *mt, GlMap *h, const void *key) {
 }
 
 void *mapaccess2(G *g, const GlType *mt, GlMap *h, const void *key) {
+	entrySafePoint(g);
 	if (h == NULL || h->count == 0) {
 		hashforpanic(mt, key);
 		return NULL;
@@ -978,6 +980,7 @@ INLINE void storekey(G *g, GlMap *h, uint8_t *k, const void *key, uintptr_t koff
 }
 
 INLINE void *assign_t(G *g, GlMap *h, const void *key, int fk) {
+	entrySafePoint(g); /* here, not in mapassign: the dispatch keeps no frame */
 	uintptr_t hash = hashof(h, key, fk);
 	if (hashpanicked(g, h, fk))
 		return NULL;
@@ -1106,6 +1109,7 @@ static void markEmptyRest(GlMap *h, uint8_t *bOrig, uint8_t *b, uintptr_t i) {
 }
 
 INLINE void delete_t(G *g, GlMap *h, const void *key, int fk) {
+	entrySafePoint(g);
 	uintptr_t hash = hashof(h, key, fk);
 	if (hashpanicked(g, h, fk))
 		return;
@@ -1141,6 +1145,7 @@ FOR_EACH_FK(DEF_DELETE)
 
 void mapdelete(G *g, const GlType *mt, GlMap *h, const void *key) {
 	if (h == NULL || h->count == 0) {
+		entrySafePoint(g); /* delete_t checks for the others */
 		hashforpanic(mt, key);
 		return;
 	}
@@ -1344,6 +1349,7 @@ static GL_NOINLINE slot relookup(const GlMap *h, const void *key) {
 }
 
 void mapiternext(GlMapIter *it) {
+	entrySafePoint(tls_g);
 	GlMap *h = it->h;
 	if (h == NULL) {
 		iterptr(it, &it->key, NULL);

@@ -85,6 +85,13 @@ __thread G *tls_g __attribute__((tls_model("initial-exec"))) = &theG;
  * nested hashes, comparisons and generic evacuations there). */
 void systemstack(void (*fn)(void *), void *arg) { fn(arg); }
 
+/* theG.preempt is never set, so no map entry stops (preempt.c). */
+void entryPreempt(G *g) {
+	(void)g;
+	fprintf(stderr, "fatal error: entryPreempt in map_test\nFAIL\n");
+	exit(1);
+}
+
 /* the write barrier's heap side (mbarrier.c): runtime/heapstub_test.c */
 
 /* theG.stackguard0 is 0, so no stack check ever fails. */

@@ -258,7 +258,7 @@ void asyncPreempt2(uintptr_t *regs) {
  * (malloc.c's allocStopCheck decides, on g0, and takes the request).
  * Its runtime C frames hold no stack map; the scan reads them word by
  * word (syncframe), and the stack must not move meanwhile (gcc may keep
- * the address of a C local in a callee-saved register): allocSafePoint
+ * the address of a C local in a callee-saved register): runtimeCSafePoint
  * tells isShrinkStackSafe so. */
 void allocPreempt(G *gp) {
 	M *mp = getm();
@@ -275,7 +275,35 @@ void allocPreempt(G *gp) {
 		mcall(preemptPark);
 	else
 		mcall(gopreempt_m);
-	gp->allocSafePoint = false; /* the same G on whatever M (S9: no TLS here) */
+	gp->runtimeCSafePoint = false; /* the same G on whatever M (S9: no TLS here) */
+}
+
+/* A request to stop, seen at the start of a runtime entry that generated
+ * code calls as it calls a gl function — with its pc record written
+ * before and the frame re-derived after (RELOAD), since the entry may
+ * allocate, park or panic anyway: the map operations, channel sends and
+ * receives, and select (rt.h's entrySafePoint).  Go's runtime functions
+ * check at their prologue, as every Go function does; runtime C has no
+ * prologue, and a loop that spends nearly all its time inside map
+ * operations (bench/compute's mapint: 98%) gave a SIGURG about one chance
+ * in fifty of landing in gl code — its stops for mark termination took 50
+ * to 70 ms, and the collector's cycle 150 ms, where Go's took 1 to 2; a
+ * loop polling a select with a default, with asynchronous preemption off,
+ * was never stopped.  The stop is allocPreempt's: on the goroutine's own
+ * stack (not g0's: runtime C may call a map function on the system
+ * stack), with a P, no runtime lock held; the C frames below it are
+ * scanned word by word and the stack does not move until it runs. */
+GL_NOINLINE GL_COLD void entryPreempt(G *gp) {
+	M *mp = gp->m;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	if (mp == NULL || mp->curg != gp || sp < gp->stack.lo || sp >= gp->stack.hi || mp->p == NULL ||
+	    !canpreemptm(mp))
+		return;
+	gp->preempt = false;
+	gp->stackguard0 = stackguard(gp);
+	gp->preemptneed = 0;
+	gp->runtimeCSafePoint = true;
+	allocPreempt(gp);
 }
 
 /* ---- suspendG / resumeG ---- */

@@ -1654,9 +1654,10 @@ static void parkforcemove(G *gp) {
  * returns false gp resumes at once. */
 void park_m(G *gp) {
 	M *mp = getm();
-	/* not below an allocation's runtime C frames (a parked assist): gcc
-	 * may address their locals through saved registers (isShrinkStackSafe) */
-	if (GL_UNLIKELY(gl_debug.stackforcemove) && !gp->allocSafePoint)
+	/* not below runtime C frames that stopped at a request (a parked
+	 * assist: runtimeCSafePoint): gcc may address their locals through
+	 * saved registers (isShrinkStackSafe) */
+	if (GL_UNLIKELY(gl_debug.stackforcemove) && !gp->runtimeCSafePoint)
 		parkforcemove(gp);
 	setgstatus(gp, Grunning, Gwaiting);
 	dropg(mp);

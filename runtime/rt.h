@@ -668,6 +668,16 @@ uint64_t stackstartsize(uintptr_t gopc); /* a new goroutine's stack (GLDEBUG=ada
 void stackstartnote(G *gp);              /* goexit0: what gp's stack grew to */
 void gcComputeStartingStackSize(uint64_t bytes, uint64_t n); /* mark termination */
 void allocPreempt(G *gp);    /* preempt.c: stop gp, at an allocation (malloc.c) */
+void entryPreempt(G *gp) GL_COLD; /* preempt.c: stop gp, at a map or channel operation's entry */
+
+/* The start of a runtime entry that generated code calls as a safe point
+ * (a map or channel operation, a select): a pending stop request is
+ * honoured here, as Go's runtime functions honour one at their prologue
+ * (preempt.c). */
+static inline void entrySafePoint(G *g) {
+	if (GL_UNLIKELY(__atomic_load_n(&g->preempt, __ATOMIC_RELAXED)))
+		entryPreempt(g);
+}
 void allocKick(P *pp);       /* malloc.c: pp's next allocation takes the slow path */
 bool stackguardpage(uintptr_t addr);
 /* stackpoison.c: the stacks of GLDEBUG=stackforcemove */

@@ -208,6 +208,7 @@ static int selunpark(G *gp, GlSelectCase *scases, const uint16_t *lockorder, int
  * default when !block), with the receive's ok in bit 32.  May panic (send
  * on a closed channel). */
 int64_t selectgo(G *g, GlSelectCase *cases, int nsends, int nrecvs, bool block) {
+	entrySafePoint(g); /* a select with a default, polled in a loop, never parks */
 	int ncases = nsends + nrecvs;
 	if (ncases == 0) {
 		if (!block)

@@ -553,7 +553,8 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
  * (Gpreempted, or any status with g->asyncSafePoint: asyncPreempt
  * stopped it at an arbitrary instruction, its innermost C frame is
  * scanned conservatively and may hold stack addresses in registers, as
- * Go's asyncSafePoint; or g->allocSafePoint: stopped in an allocation,
+ * Go's asyncSafePoint; or g->runtimeCSafePoint: stopped inside runtime C
+ * (an allocation's slow path, a map operation's entry),
  * below runtime C frames that gcc may address through saved registers),
  * nor between gopark and the unlockf that publishes
  * its sudogs (parkingOnChan: a sender may be writing through one without
@@ -562,7 +563,7 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
  * frames below hold addresses into its stack). */
 bool isShrinkStackSafe(G *g) {
 	uint32_t s = readgstatus(g);
-	return (s == Gwaiting || s == Grunnable) && g->sched.sp != 0 && !g->asyncSafePoint && !g->allocSafePoint &&
+	return (s == Gwaiting || s == Grunnable) && g->sched.sp != 0 && !g->asyncSafePoint && !g->runtimeCSafePoint &&
 	       __atomic_load_n(&g->parkingOnChan, __ATOMIC_ACQUIRE) == 0 &&
 	       !(s == Gwaiting && (g->waitreason == waitReasonStoppingTheWorld ||
 				   g->waitreason == waitReasonGarbageCollection));

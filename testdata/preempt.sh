@@ -12,7 +12,10 @@
 #      again with a mark always under way, at 1, 2, 4 and 8 Ps;
 #   2. GLDEBUG=asyncpreemptoff=1: bench/preempt/preempt.gl hangs, and
 #      `timeout 5` ends it with 124; leaf.gl's loop through a frameless leaf
-#      hangs too, its loop through a function with a prologue does not;
+#      hangs too, its loop through a function with a prologue does not,
+#      nor its loop of map lookups (rt.h's entry check: entrySafePoint),
+#      nor testdata/runtime/preempt_rtentry's loops, each on one kind of
+#      map or channel operation or select;
 #   3. the SIGQUIT dump lists every goroutine with its gl function and
 #      file:line, the running ones too, then the registers; exit status 2;
 #      two quits print one dump; GLTRACEBACK=system adds the runtime's C
@@ -63,7 +66,12 @@ if build preempt "$top_srcdir/bench/preempt/preempt.gl" && build leaf "$top_srcd
 	expect 124 "preempt, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/preempt"
 	expect 124 "leaf -mode=leaf, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/leaf" -mode=leaf
 	expect 0 "leaf -mode=call, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/leaf" -mode=call
+	expect 0 "leaf -mode=map, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 5 "$tmp/leaf" -mode=map
 	expect 0 "leaf -mode=leaf" timeout 5 "$tmp/leaf" -mode=leaf
+	# every kind of map and channel operation and select, each alone in
+	# its loop (built in part 1)
+	[ -x "$tmp/preempt_rtentry" ] &&
+		expect 0 "preempt_rtentry, asyncpreemptoff=1" env GLDEBUG=asyncpreemptoff=1 timeout 20 "$tmp/preempt_rtentry"
 fi
 
 # 3. SIGQUIT

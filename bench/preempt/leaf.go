@@ -5,7 +5,10 @@
 // with asynchronous preemption off (GODEBUG/GLDEBUG=asyncpreemptoff=1)
 // main never wakes.  -mode=call calls a function that calls the leaf: it
 // has a prologue check, a preemption point, and main wakes even without
-// signals.  Prints how long main's 10 ms sleep took.
+// signals.  -mode=map spins on map lookups: its loop calls no function of
+// the program, only the runtime's map access, which checks for a stop
+// request on entry (Go's in its prologue, gl's runtime C in map.c), so main
+// wakes without signals too.  Prints how long main's 10 ms sleep took.
 package main
 
 import (
@@ -39,12 +42,21 @@ func spinCall() {
 	}
 }
 
+func spinMap() {
+	m := map[uint64]uint64{1: 2, 3: 4}
+	for {
+		n += m[n&3]
+	}
+}
+
 func main() {
-	mode := flag.String("mode", "leaf", "leaf: the loop calls a frameless leaf; call: a function that calls it")
+	mode := flag.String("mode", "leaf", "leaf: the loop calls a frameless leaf; call: a function that calls it; map: the loop reads a map")
 	flag.Parse()
 	runtime.GOMAXPROCS(1)
 	if *mode == "call" {
 		go spinCall()
+	} else if *mode == "map" {
+		go spinMap()
 	} else {
 		go spinLeaf()
 	}
