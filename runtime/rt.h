@@ -674,8 +674,12 @@ void entryPreempt(G *gp) GL_COLD; /* preempt.c: stop gp, at a map or channel ope
  * (a map or channel operation, a select): a pending stop request is
  * honoured here, as Go's runtime functions honour one at their prologue
  * (preempt.c). */
+static inline bool entryStopWanted(const G *g) {
+	return GL_UNLIKELY(__atomic_load_n(&g->preempt, __ATOMIC_RELAXED));
+}
+
 static inline void entrySafePoint(G *g) {
-	if (GL_UNLIKELY(__atomic_load_n(&g->preempt, __ATOMIC_RELAXED)))
+	if (entryStopWanted(g))
 		entryPreempt(g);
 }
 void allocKick(P *pp);       /* malloc.c: pp's next allocation takes the slow path */
