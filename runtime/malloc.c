@@ -185,10 +185,7 @@ static void allocStopCheck(mallocArgs *a) {
 			return;
 		mp->assistpark = !__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED); /* asked during the assist */
 	}
-	gp->preempt = false;
-	gp->stackguard0 = stackguard(gp);
-	gp->preemptneed = 0;
-	gp->runtimeCSafePoint = true;
+	takeRuntimeCStop(gp);
 	a->stopg = gp;
 }
 

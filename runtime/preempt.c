@@ -299,10 +299,7 @@ GL_NOINLINE GL_COLD void entryPreempt(G *gp) {
 	if (mp == NULL || mp->curg != gp || sp < gp->stack.lo || sp >= gp->stack.hi || mp->p == NULL ||
 	    !canpreemptm(mp))
 		return;
-	gp->preempt = false;
-	gp->stackguard0 = stackguard(gp);
-	gp->preemptneed = 0;
-	gp->runtimeCSafePoint = true;
+	takeRuntimeCStop(gp);
 	allocPreempt(gp);
 }
 

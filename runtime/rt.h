@@ -1091,6 +1091,18 @@ static inline uintptr_t stackguard(const G *g) {
 	return gl_debug.stackforcemove ? g->stack.hi : g->stack.lo + GL_STACK_GUARD;
 }
 
+/* gp takes its stop request inside runtime C (malloc.c's allocStopCheck,
+ * preempt.c's entryPreempt; allocPreempt then stops it): the request is
+ * done, the guard is the stack's own again, and until gp runs its stack
+ * may not move (runtimeCSafePoint: the C frames below are read word by
+ * word). */
+static inline void takeRuntimeCStop(G *gp) {
+	gp->preempt = false;
+	gp->stackguard0 = stackguard(gp);
+	gp->preemptneed = 0;
+	gp->runtimeCSafePoint = true;
+}
+
 /* Throw unless this M holds l (Go's assertLockHeld); only in lockrank
  * mode, where the list of held locks exists.  Inline: the scheduler's
  * queue functions say what they need with it, a load and a branch. */
