@@ -83,8 +83,11 @@ typedef struct traceBuf {
 	traceEv ev[traceBufEvents];
 } traceBuf;
 
-/* The trace's state.  lock guards the queues and is taken only on g0 and
- * by the writer thread (it is a pthread mutex: the writer is no M). */
+/* The trace's state.  lock guards the queues and which buffer each M
+ * has; it is taken only on g0, by the writer thread and at exit (it is a
+ * pthread mutex: the writer is no M).  A buffer is in one place at a
+ * time: an M's tracebuf, the full queue, the writer's hands, or the
+ * empty list; its records are in the file once the writer has it. */
 static struct {
 	char *path;            /* GLDEBUG's FILE */
 	int rawfd;             /* the writer's temporary file of full buffers */
@@ -117,11 +120,28 @@ static int64_t tracenanotime(void) {
 }
 
 /* On g0 (asmcgocall from a goroutine stack): queue mp's full buffer for
- * the writer and give mp an empty one. */
+ * the writer and give mp an empty one — in one step under the lock, so
+ * that the records are always in exactly one place.  (With the lock let
+ * go between the two, an exit that read the trace back in that moment
+ * found the buffer both in the file and still as mp's, and one stretch
+ * of the trace twice: testdata/traceview.py's "running -> running".) */
 static void traceFlush_m(void *arg) {
 	M *mp = arg;
 	pthread_mutex_lock(&trace.lock);
+	traceBuf *nb = trace.empty;
+	if (nb != NULL) {
+		trace.empty = nb->next;
+	} else {
+		pthread_mutex_unlock(&trace.lock);
+		nb = malloc(sizeof(traceBuf));
+		if (nb == NULL)
+			gl_throw("trace: out of memory");
+		pthread_mutex_lock(&trace.lock);
+	}
+	nb->next = NULL;
+	nb->pos = 0;
 	traceBuf *b = mp->tracebuf;
+	mp->tracebuf = nb;
 	if (b != NULL) {
 		b->next = NULL;
 		if (trace.fulltail != NULL)
@@ -131,18 +151,7 @@ static void traceFlush_m(void *arg) {
 		trace.fulltail = b;
 		pthread_cond_signal(&trace.wake);
 	}
-	traceBuf *nb = trace.empty;
-	if (nb != NULL)
-		trace.empty = nb->next;
 	pthread_mutex_unlock(&trace.lock);
-	if (nb == NULL) {
-		nb = malloc(sizeof(traceBuf));
-		if (nb == NULL)
-			gl_throw("trace: out of memory");
-	}
-	nb->next = NULL;
-	nb->pos = 0;
-	mp->tracebuf = nb;
 }
 
 /* The next free record of this M's buffer.  NULL in a signal handler (a
@@ -378,14 +387,31 @@ typedef struct evs {
 	size_t n;
 } evs;
 
+/* Appends b's complete records to e, within cap. */
+static void copybuf(evs *e, size_t cap, const traceBuf *b) {
+	size_t n = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
+	if (e->n + n > cap)
+		n = cap - e->n;
+	memcpy(e->v + e->n, b->ev, n * sizeof(traceEv));
+	e->n += n;
+}
+
+/* Under the lock, so that no M moves a buffer meanwhile (traceFlush_m).
+ * After the file: the buffers queued since the writer ended (by an M that
+ * was already recording when traceStop began), then each M's own. */
 static evs readevents(void) {
+	pthread_mutex_lock(&trace.lock);
 	size_t cap = trace.written;
+	for (traceBuf *b = trace.full; b != NULL; b = b->next)
+		cap += b->pos;
 	for (M *mp = allm; mp != NULL; mp = mp->alllink)
 		if (mp->tracebuf != NULL)
 			cap += __atomic_load_n(&mp->tracebuf->pos, __ATOMIC_ACQUIRE);
 	evs e = {malloc((cap + 1) * sizeof(traceEv)), 0};
-	if (e.v == NULL)
+	if (e.v == NULL) {
+		pthread_mutex_unlock(&trace.lock);
 		return e;
+	}
 	size_t want = trace.written * sizeof(traceEv);
 	char *p = (char *)e.v;
 	size_t got = 0;
@@ -396,16 +422,12 @@ static evs readevents(void) {
 		got += (size_t)r;
 	}
 	e.n = got / sizeof(traceEv);
-	for (M *mp = allm; mp != NULL; mp = mp->alllink) {
-		traceBuf *b = mp->tracebuf;
-		if (b == NULL)
-			continue;
-		uint32_t n = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
-		if (e.n + n > cap)
-			n = (uint32_t)(cap - e.n);
-		memcpy(e.v + e.n, b->ev, n * sizeof(traceEv));
-		e.n += n;
-	}
+	for (traceBuf *b = trace.full; b != NULL; b = b->next)
+		copybuf(&e, cap, b);
+	for (M *mp = allm; mp != NULL; mp = mp->alllink)
+		if (mp->tracebuf != NULL)
+			copybuf(&e, cap, mp->tracebuf);
+	pthread_mutex_unlock(&trace.lock);
 	return e;
 }
 
