@@ -32,8 +32,9 @@
  *     and live objects were freed): each goroutine's stack from its
  *     stack pointer up — saved in G.sched while it is switched out, where
  *     the signal found its M while it runs (suspendwrap records it) —
- *     and each M's g0 stack likewise, or, if the M was on a goroutine
- *     stack, from where gl_mstart left g0.  Below a stack pointer are
+ *     and each M's g0 stack from its stack pointer up to where
+ *     gl_mstart left it (nothing, if the M was on a goroutine stack:
+ *     every switch to g0 starts there).  Below a stack pointer are
  *     dead frames, whose stale words would keep garbage alive; a dead
  *     goroutine's last frames are zeroed (boehmgfput).  This is Crystal's problem (fibers
  *     on Boehm); Crystal instead moves the thread's stack bottom with
@@ -141,17 +142,28 @@ enum { redZone = 128 };
  * statement's closure, passed through newproc), which kept garbage
  * alive for as long as the M slept: testdata/run/finalizer_goroutine
  * found one of its 20 objects never finalized in 8-10 runs of 100 at
- * GLMAXPROCS=8. */
+ * GLMAXPROCS=8.  Above M.g0base, where gl_mstart left g0 and every mcall
+ * and systemstack starts, is only the thread's start (gl_mstart,
+ * mstart_thread, glibc's start_thread; on m0 gl_main and the C start),
+ * which holds no heap pointer but words that look like one: glibc's
+ * copies of the stack's upper end, the first byte of whatever is mapped
+ * next — often a block of Boehm's heap (boehmminit).  So the scan ends
+ * there.  An M on a goroutine stack has no live frame on g0, but for
+ * those of a C function that called back into gl, above g0.sched.sp
+ * (cgocallback moves it below them). */
 static void pushg0(M *mp) {
 	G *g0p = mp->g0;
 	if (g0p == NULL || mp == getm() || mp->dead || __atomic_load_n(&mp->blocked, __ATOMIC_ACQUIRE))
 		return;
 	if (__atomic_load_n(&mp->boehmround, __ATOMIC_RELAXED) != boehmround)
 		return;
-	uintptr_t sp = mp->boehmsp;
-	if (sp < g0p->stack.lo || sp >= g0p->stack.hi)
-		sp = g0p->sched.sp; /* on a goroutine stack: g0 holds only gl_mstart's frames */
-	pushrange(sp - redZone, g0p->stack.hi);
+	uintptr_t sp = mp->boehmsp, top = mp->g0base;
+	if (top == 0)
+		top = g0p->stack.hi; /* before gl_mstart */
+	if (sp >= g0p->stack.lo && sp < g0p->stack.hi)
+		pushrange(sp - redZone, top);
+	else
+		pushrange(g0p->sched.sp, top);
 }
 
 static void pushslot(uintptr_t *slot, void *arg) {
@@ -229,17 +241,29 @@ void boehmstackend(void) {
 /* ---- threads ---- */
 
 /* The M's thread, and its signal stack, made known to Boehm (m0's thread
- * is registered by GC_INIT).  Before the thread unblocks signals — and so
- * with no collection allowed meanwhile: one that began after the thread
- * was registered would wait for it to answer the stop signal, while the
- * thread, signals blocked, waited for Boehm's lock to register its
- * signal stack (seen: "Signals delivery fails constantly", 1 run in 5). */
-void boehmminit(M *mp) {
+ * is registered by GC_INIT); base: the frame of the thread's start
+ * function, the upper end of what Boehm scans of this thread when it
+ * collects on it.  Not the stack's own end (GC_get_stack_base), which is
+ * also where the next mapping up begins — often a block of Boehm's heap
+ * — and which Boehm would keep in its record of the thread, a heap
+ * object it scans: a pointer to that block's first byte, keeping it alive
+ * for the thread's life.  At exit from 60 runs of
+ * testdata/run/finalizer_pacer (GLMAXPROCS=4), a block began at some M's
+ * stack end in 38; in the one that failed, it was an old copy of Boehm's
+ * finalizer table (dropped when the table grew), whose entries held
+ * finalized blocks and the chains they headed, so most finalizers never
+ * ran — about 1 run in 90.  Above base are glibc's frames, with such
+ * copies too (the same reason for pushg0's bound, and for clearing the
+ * attributes in mstart_thread).
+ * Before the thread unblocks signals — and so with no collection allowed
+ * meanwhile: one that began after the thread was registered would wait
+ * for it to answer the stop signal, while the thread, signals blocked,
+ * waited for Boehm's lock to register its signal stack (seen: "Signals
+ * delivery fails constantly", 1 run in 5). */
+void boehmminit(M *mp, void *base) {
 	GC_disable();
 	if (mp != &m0) {
-		struct GC_stack_base sb;
-		if (GC_get_stack_base(&sb) != GC_SUCCESS)
-			gl_throw("boehm: no stack base for a new thread");
+		struct GC_stack_base sb = {.mem_base = base};
 		GC_register_my_thread(&sb);
 	}
 	G *g0p = mp->g0, *gs = mp->gsignal;

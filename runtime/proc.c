@@ -879,6 +879,10 @@ static void *mstart_thread(void *arg) {
 		pthread_attr_getstack(&attr, &addr, &size);
 		pthread_attr_destroy(&attr);
 	}
+	/* attr keeps the stack's upper end, which is also where the next
+	 * mapping up begins — on Boehm, often a heap block, kept alive by
+	 * this frame when Boehm scans this thread: see boehmminit */
+	explicit_bzero(&attr, sizeof attr);
 	G *g0p = mp->g0;
 	g0p->stack.hi = (uintptr_t)__builtin_frame_address(0) + 256;
 	g0p->stack.lo = (uintptr_t)addr + 16 * 1024;
@@ -886,7 +890,7 @@ static void *mstart_thread(void *arg) {
 	mp->procid = (int64_t)gettid();
 	minitSignalStack(mp);
 #ifdef GL_GC_BOEHM
-	boehmminit(mp);
+	boehmminit(mp, __builtin_frame_address(0));
 #endif
 	sigset_t none;
 	sigemptyset(&none);
@@ -1629,6 +1633,7 @@ top:;
 
 static void mstart1(void) {
 	M *mp = getm();
+	mp->g0base = mp->g0->sched.sp;
 	if (mp->mstartfn != NULL)
 		mp->mstartfn();
 	if (mp != &m0) {
@@ -3116,7 +3121,7 @@ static void schedinit(void) {
 	initsig();
 	minitSignalStack(&m0);
 #ifdef GL_GC_BOEHM
-	boehmminit(&m0);
+	boehmminit(&m0, NULL);
 #endif
 	int32_t procs = ncpu;
 	gorootinit(); /* os_linux.c: runtime.GOROOT reads the environment of the start */

@@ -198,6 +198,10 @@ struct M {
 	 * thread, in Boehm's collection boehmround */
 	uintptr_t boehmsp;
 	uint32_t boehmround;
+	/* g0.sched.sp as gl_mstart set it (mstart1): where every mcall and
+	 * systemstack starts; above it only the thread's start, which no scan
+	 * needs (boehm.c, pushg0) */
+	uintptr_t g0base;
 	uint64_t boehmmallocs; /* allocations by this M (written by it only; atomic) */
 	int32_t traceback; /* if not 0, the traceback level in place of GLTRACEBACK's (Go's m.traceback) */
 	/* set by allocStopCheck (malloc.c, on g0) for allocPreempt on the same
@@ -1200,7 +1204,7 @@ bool sighandled(uint32_t s); /* s is queued or ignored for the program */
 void boehminit(void);           /* schedinit, first */
 bool boehmsignal(int s);        /* s is one of Boehm's stop/restart signals */
 void boehmgcenv(void);          /* after gcenvinit: GLGC */
-void boehmminit(M *mp);         /* a thread's registration, before it unblocks signals */
+void boehmminit(M *mp, void *base); /* a thread's registration, before it unblocks signals */
 void boehmmexit(void);          /* the thread exits */
 void boehmgfput(G *gp);         /* gp is dead: its old frames are not roots */
 void boehmstackbegin(void);     /* copystack: no collection until boehmstackend */
