@@ -148,8 +148,8 @@ enum { redZone = 128 };
  * which holds no heap pointer but words that look like one: glibc's
  * copies of the stack's upper end, the first byte of whatever is mapped
  * next — often a block of Boehm's heap (boehmminit).  So the scan ends
- * there.  An M on a goroutine stack has no live frame on g0, but for
- * those of a C function that called back into gl, above g0.sched.sp
+ * there.  An M on a goroutine stack has no live frame on g0 except those
+ * of a C function that called back into gl, which are above g0.sched.sp
  * (cgocallback moves it below them). */
 static void pushg0(M *mp) {
 	G *g0p = mp->g0;
