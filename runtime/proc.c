@@ -1424,6 +1424,21 @@ static G *stealWork(int64_t *now, int64_t *pollUntil, bool *inheritTime, bool *n
 
 /* Find a goroutine to run; blocks (stopm, netpoll) until there is one.
  * Go's findRunnable, without the GC and trace work. */
+/* findRunnable's commonest answer, inline in schedule: the head of this
+ * P's queue, when none of findRunnable's earlier steps has anything to
+ * do — no stop-the-world, no safe-point function, no timer, the global
+ * queue not due for its look (or empty), the collector not marking.  NULL
+ * sends schedule to findRunnable, which takes every step. */
+static inline G *findRunnableLocal(P *pp, bool *inheritTime) {
+	if (__atomic_load_n(&sched.gcwaiting, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&pp->runSafePointFn, __ATOMIC_RELAXED) != 0 ||
+	    __atomic_load_n(&pp->timer0When, __ATOMIC_RELAXED) != 0 ||
+	    __atomic_load_n(&gcBlackenEnabled, __ATOMIC_RELAXED) ||
+	    (pp->schedtick % 61 == 0 && __atomic_load_n(&sched.runqsize, __ATOMIC_RELAXED) > 0))
+		return NULL;
+	return runqget(pp, inheritTime);
+}
+
 static G *findRunnable(bool *inheritTime) {
 	M *mp = getm();
 top:;
@@ -1620,7 +1635,9 @@ top:;
 	if (mp->spinning && (pp->runnext != NULL || pp->runqhead != pp->runqtail))
 		gl_throw("schedule: spinning with local work");
 	bool inheritTime = false;
-	G *gp = findRunnable(&inheritTime);
+	G *gp = findRunnableLocal(pp, &inheritTime);
+	if (gp == NULL)
+		gp = findRunnable(&inheritTime);
 	if (mp->spinning)
 		resetspinning();
 	if (gp->lockedm != NULL) {
