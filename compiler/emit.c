@@ -641,11 +641,14 @@ bool bypointer(Type *t) {
 	return false;
 }
 
-/* Variables holding pointers, and aggregates, live in the data frame (S1). */
+/* Variables holding pointers, and aggregates, live in the data frame (S1),
+ * except a register leaf's pointers and headers (regleaf.c). */
 bool inframe(Type *t) {
 	Type *u = under(t);
 	if (u->kind == T_STRUCT || u->kind == T_ARRAY || u->kind == T_TUPLE)
 		return true;
+	if (fn && fn->regleaf && regleafkind(t))
+		return false;
 	return haspointers(t);
 }
 

@@ -29,6 +29,8 @@ void commaok(Node *r, const char **v, Type *want);
 /* ---------------------------------------------------------------- helpers */
 
 void pcline(void) {
+	if (fn->regleaf) /* regleaf.c's prediction missed a safe point */
+		fatal("internal error: %s:%d: a safe point in %s, emitted as a register leaf", fn->file ? fn->file : "?", fn->line, fn->gname);
 	fn->leaf = false;
 	line("GL_PCLINE(%s, %d);", fn->info, fn->line);
 }
@@ -1845,12 +1847,23 @@ static const char *append2(Node *n, Place *dst) {
 	afterCall(true);
 	fn->indent--;
 	line("}");
+	/* The header's pointer and length are read once, into a block's C
+	 * locals (no safe point comes before they die), and the length is
+	 * written once: an element stored through s.ptr might be s itself as
+	 * far as C knows (a byte may alias anything), so gcc would read the
+	 * header again after each element, and a length stored with `+=`
+	 * right before the header is copied whole makes the copy's 16-byte
+	 * load wait for the store to reach the cache. */
+	line("{");
+	fn->indent++;
+	line("%s p_ = (%s)%s.ptr;", heapptr(et), heapptr(et), s);
+	line("int64_t n_ = %s.len;", s);
 	for (int i = 0; i < k; i++)
-		store(heapplace(xprintf("((%s)%s.ptr)[%s.len + %d]", heapptr(et), s, s, i)), vals[i], et);
-	if (checkstores) /* an int: never a barrier's, but still a store into the heap */
-		store(len, xprintf("%s.len + %d", s, k), types[T_INT]);
-	else
-		line("%s.len += %d;", s, k);
+		store(heapplace(xprintf("p_[n_ + %d]", i)), vals[i], et);
+	/* an int: never a barrier's, but under -d=checkstores still a store into the heap */
+	store(len, xprintf("n_ + %d", k), types[T_INT]);
+	fn->indent--;
+	line("}");
 	return s;
 }
 

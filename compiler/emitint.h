@@ -55,6 +55,7 @@ struct Fn {
 	int rmode;              /* R_VOID, R_DIRECT, R_OUT */
 	Type *rtype;            /* the C result: single type or tuple */
 	bool leaf;              /* no calls at all: no prologue check */
+	bool regleaf;           /* a leaf whose pointer-holding scalars are C locals (regleaf.c) */
 	bool nosplit;
 	Vec callees;             /* nosplit: the gl functions it calls (stackcheck.c) */
 	int line;               /* current source line */
@@ -105,6 +106,10 @@ int64_t ptrbitmap(Type *t, uint8_t *bits, int64_t off); /* fills bits; returns p
 extern Buf gdecls;          /* globals, helpers and wrappers emitted on the way */
 extern Buf gfuncs;          /* function bodies */
 extern Buf gprotos;         /* prototypes */
+
+/* regleaf.c */
+bool regleafok(FuncInfo *fi);        /* fi can be a register leaf (Fn.regleaf) */
+bool regleafkind(Type *t);           /* a value of t can be a C local there */
 
 /* intrinsic.c, emitffi.c */
 const char *intrinsicname(Obj *f);   /* f's inline twin in gl.h, or NULL */

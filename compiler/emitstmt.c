@@ -156,6 +156,13 @@ void declarevar(Obj *o) {
 	}
 }
 
+/* The zero value a C local is set to: 0, or a register leaf's string,
+ * slice or interface header of zeros. */
+static const char *czero(Type *t) {
+	int k = under(t)->kind;
+	return k == T_STRING || k == T_SLICE || k == T_INTERFACE ? zeroval(t) : "0";
+}
+
 /* At the declaration: a fresh zero value (a new box for heap variables, so
  * each loop iteration's variable is its own, as Go 1.22 says). */
 void initvar(Obj *o) {
@@ -170,7 +177,7 @@ void initvar(Obj *o) {
 		line("memset(&fp->%s, 0, sizeof fp->%s);", o->cname, o->cname);
 		break;
 	case S_LOCAL:
-		line("%s = 0;", o->cname);
+		line("%s = %s;", o->cname, czero(t));
 		break;
 	}
 }
@@ -1889,11 +1896,15 @@ static void bindparams(FuncInfo *fi, Buf *entry) {
 			bprintf(entry, "\t{ void *r_ = newobject(%s); GL_FRAME_RELOAD(struct %s__frame, fp, fpoff); fp->%s = r_; }\n",
 				typedesc(o->type), fn->cname, o->cname);
 		else if (o->slot == S_LOCAL)
-			bprintf(entry, "\t%s = 0;\n", o->cname);
+			bprintf(entry, "\t%s = %s;\n", o->cname, czero(o->type));
 		else if (o->slot == S_FRAME && !haspointers(o->type))
 			bprintf(entry, "\tmemset(&fp->%s, 0, sizeof fp->%s);\n", o->cname, o->cname);
 	}
-	if (fn->rmode == R_OUT) {
+	if (fn->rmode == R_OUT && fn->regleaf) {
+		/* used as it is at the exit: a stack check's slow path fixes it,
+		 * and nothing after that moves the stack */
+		vpush(&fn->fixparams, "out");
+	} else if (fn->rmode == R_OUT) {
 		/* the out pointer points into the caller's frame: stack memory, which
 		 * needs no barrier (not const under -d=checkstores) */
 		framememberc("glout", ptrto(fn->rtype), xprintf("%s *", ctype(fn->rtype)), " /* where the results go (in the caller's frame) */");
@@ -1977,11 +1988,12 @@ static void emitexits(FuncInfo *fi, const char *fs, Node *body, Buf *g) {
 			bprintf(g, "};\n");
 		}
 	} else if (fn->rmode == R_OUT) {
+		const char *o = fn->regleaf ? "out" : "fp->glout";
 		if (fi->results.n == 1)
-			bprintf(g, "\t*fp->glout = %s;\n", varref(fi->results.v[0]));
+			bprintf(g, "\t*%s = %s;\n", o, varref(fi->results.v[0]));
 		else
 			for (int i = 0; i < fi->results.n; i++)
-				bprintf(g, "\tfp->glout->r%d = %s;\n", i, varref(fi->results.v[i]));
+				bprintf(g, "\t%s->r%d = %s;\n", o, i, varref(fi->results.v[i]));
 		bprintf(g, "\treturn;\n");
 	} else
 		bprintf(g, "\treturn;\n");
@@ -2025,6 +2037,7 @@ void emitfunc(FuncInfo *fi) {
 	namefunc(fi, islit);
 	f.rtype = resulttype(fi->sig, &f.rmode);
 	f.nosplit = fi->obj && (fi->obj->directives & DIR_NOSPLIT);
+	f.regleaf = regleafok(fi);
 	out = &f.body;
 	f.indent = 1;
 	Buf entry = {0};

@@ -33,14 +33,13 @@ GL_NOINLINE GL_FUNC void main_consume(G *g, int64_t p0);
 
 /* ---- type descriptors and itabs (defined at the end) ---- */
 extern const GlType gltype_string __asm__("gltype_704be0d8faaffc58") __attribute__((weak)); /* string */
-extern const GlType gltype_ptr_tuple_string_string __asm__("gltype_6e4c1aefc7af3a76") __attribute__((weak)); /* *(string, string) */
 extern const GlType gltype_slice_string __asm__("gltype_b5ddc58628999ad8") __attribute__((weak)); /* []string */
 extern const GlType gltype_ptr_slice_string __asm__("gltype_b506913f7bf0c510") __attribute__((weak)); /* *[]string */
 extern const GlType gltype_tuple_string_string __asm__("gltype_301c62affa733e5e") __attribute__((weak)); /* (string, string) */
-extern const GlType gltype_ptr_main_pair __asm__("gltype_4fa61d0161b5b35a") __attribute__((weak)); /* *main.pair */
-extern const GlType gltype_ptr_int __asm__("gltype_feaf4ac630d6dd86") __attribute__((weak)); /* *int */
 extern const GlType gltype_int __asm__("gltype_2b9fff192bd4c83e") __attribute__((weak)); /* int */
+extern const GlType gltype_ptr_int __asm__("gltype_feaf4ac630d6dd86") __attribute__((weak)); /* *int */
 extern const GlType gltype_main_pair __asm__("gltype_2464f47c95ed4542") __attribute__((weak)); /* main.pair */
+extern const GlType gltype_ptr_main_pair __asm__("gltype_4fa61d0161b5b35a") __attribute__((weak)); /* *main.pair */
 
 /* ---- package variables ---- */
 
@@ -49,55 +48,41 @@ extern const GlType gltype_main_pair __asm__("gltype_2464f47c95ed4542") __attrib
 /* ---- functions ---- */
 
 /* main.split — testdata/emit/frame.gl:7 */
-struct main_split__frame {
-	GlFrame h;
+#define RELOAD ((void)0)
+static const GlFuncInfo main_split__info __attribute__((used)) = {"main.split", "$SRCDIR/testdata/emit/frame.gl", 7, 0, 0, 0, (void (*)(void))main_split};
+GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, uint8_t p1) {
 	GlString _s; /* s testdata/emit/frame.gl:7 */
+	uint8_t _sep; /* sep testdata/emit/frame.gl:7 */
 	GlString _head; /* head testdata/emit/frame.gl:7 */
 	GlString _tail; /* tail testdata/emit/frame.gl:7 */
-	struct gltuple_string_string * glout; /* where the results go (in the caller's frame) */
-	GlString t3;
-	GlString t5;
-};
-#define RELOAD GL_FRAME_RELOAD(struct main_split__frame, fp, fpoff)
-static const GlFrameSlot main_split__slots[] = {
-	{&gltype_string, offsetof(struct main_split__frame, _s)},
-	{&gltype_string, offsetof(struct main_split__frame, _head)},
-	{&gltype_string, offsetof(struct main_split__frame, _tail)},
-	{&gltype_ptr_tuple_string_string, offsetof(struct main_split__frame, glout)},
-	{&gltype_string, offsetof(struct main_split__frame, t3)},
-	{&gltype_string, offsetof(struct main_split__frame, t5)},
-};
-static const GlFuncInfo main_split__info __attribute__((used)) = {"main.split", "$SRCDIR/testdata/emit/frame.gl", 7, sizeof(struct main_split__frame), main_split__slots, 6, (void (*)(void))main_split};
-GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, uint8_t p1) {
-	struct main_split__frame *fp;
-	uintptr_t fpoff;
-	uint8_t _sep; /* sep testdata/emit/frame.gl:7 */
 	int64_t _i; /* i testdata/emit/frame.gl:8 */
 	int64_t t1;
 	int64_t t2;
+	GlString t3;
 	int64_t t4;
+	GlString t5;
 	GL_PCLINE(main_split__info, 7);
 	GlString p0_r;
 	GL_PARAMPIN(p0_r, p0);
-	GL_STACKCHECK(g, sizeof(struct main_split__frame), main_split__info, 7, GL_FIXPARAM(g, p0_r.ptr); GL_FIXPARAM(g, out); );
-	GL_FRAME_ENTERZ(g, struct main_split__frame, fp, fpoff, main_split__info, sizeof(struct main_split__frame));
-	fp->_s = p0_r;
+	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
+	_s = p0_r;
 	_sep = p1;
-	fp->glout = out;
+	_head = ((GlString){0});
+	_tail = ((GlString){0});
 	/* testdata/emit/frame.gl:8 */
 	{
 		_i = ((int64_t)0ll);
 		for (;;) {
-			if (!(((_i) < ((fp->_s).len)))) goto L1_break;
+			if (!(((_i) < ((_s).len)))) goto L1_break;
 			/* testdata/emit/frame.gl:9 */
 			{
 				t1 = _i;
-				if (((fp->_s.ptr[t1]) == (_sep))) {
+				if (((_s.ptr[t1]) == (_sep))) {
 					/* testdata/emit/frame.gl:10 */
 					t2 = _i;
-					if (GL_UNLIKELY((uint64_t)t2 > (uint64_t)fp->_s.len)) {
+					if (GL_UNLIKELY((uint64_t)t2 > (uint64_t)_s.len)) {
 						GL_PCLINE(main_split__info, 10);
-						gl_panicslice(g, 0, t2, fp->_s.len, GL_SLICE_ALEN);
+						gl_panicslice(g, 0, t2, _s.len, GL_SLICE_ALEN);
 						goto unwind;
 					}
 					if (GL_UNLIKELY((uint64_t)0 > (uint64_t)t2)) {
@@ -105,21 +90,21 @@ GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, ui
 						gl_panicslice(g, 0, t2, 0, GL_SLICE_B);
 						goto unwind;
 					}
-					fp->t3 = ((GlString){(t2) - 0 ? fp->_s.ptr + 0 : fp->_s.ptr, t2 - 0});
+					t3 = ((GlString){(t2) - 0 ? _s.ptr + 0 : _s.ptr, t2 - 0});
 					t4 = ((int64_t)(_i + ((int64_t)1ll)));
-					if (GL_UNLIKELY((uint64_t)fp->_s.len > (uint64_t)fp->_s.len)) {
+					if (GL_UNLIKELY((uint64_t)_s.len > (uint64_t)_s.len)) {
 						GL_PCLINE(main_split__info, 10);
-						gl_panicslice(g, 0, fp->_s.len, fp->_s.len, GL_SLICE_ALEN);
+						gl_panicslice(g, 0, _s.len, _s.len, GL_SLICE_ALEN);
 						goto unwind;
 					}
-					if (GL_UNLIKELY((uint64_t)t4 > (uint64_t)fp->_s.len)) {
+					if (GL_UNLIKELY((uint64_t)t4 > (uint64_t)_s.len)) {
 						GL_PCLINE(main_split__info, 10);
-						gl_panicslice(g, t4, fp->_s.len, 0, GL_SLICE_B);
+						gl_panicslice(g, t4, _s.len, 0, GL_SLICE_B);
 						goto unwind;
 					}
-					fp->t5 = ((GlString){(fp->_s.len) - t4 ? fp->_s.ptr + t4 : fp->_s.ptr, fp->_s.len - t4});
-					fp->_head = fp->t3;
-					fp->_tail = fp->t5;
+					t5 = ((GlString){(_s.len) - t4 ? _s.ptr + t4 : _s.ptr, _s.len - t4});
+					_head = t3;
+					_tail = t5;
 					goto ret;
 				}
 			}
@@ -130,18 +115,15 @@ GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, ui
 		L1_break:;
 	}
 	/* testdata/emit/frame.gl:13 */
-	fp->t3 = fp->_s;
-	fp->_head = fp->t3;
-	fp->_tail = ((GlString){0});
+	t3 = _s;
+	_head = t3;
+	_tail = ((GlString){0});
 	goto ret;
 ret:
-	GL_FRAME_LEAVE(g, fp);
-	fp->glout->r0 = fp->_head;
-	fp->glout->r1 = fp->_tail;
+	out->r0 = _head;
+	out->r1 = _tail;
 	return;
 unwind: __attribute__((cold, unused));
-	RELOAD;
-	GL_FRAME_LEAVE(g, fp);
 	return;
 }
 #undef RELOAD
@@ -202,8 +184,12 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 				RELOAD;
 				if (GL_UNLIKELY(g->unwinding)) goto unwind;
 			}
-			GL_STORE2(((GlString *)fp->_out.ptr)[fp->_out.len + 0], fp->t2, &gltype_string);
-			fp->_out.len += 1;
+			{
+				GlString * p_ = (GlString *)fp->_out.ptr;
+				int64_t n_ = fp->_out.len;
+				GL_STORE2(p_[n_ + 0], fp->t2, &gltype_string);
+				fp->_out.len = n_ + 1;
+			}
 			GL_CLEAR(fp->t2);
 			L2_continue:;
 		}
@@ -288,45 +274,29 @@ unwind: __attribute__((cold, unused));
 #undef RELOAD
 
 /* main.swap — testdata/emit/frame.gl:39 */
-struct main_swap__frame {
-	GlFrame h;
+#define RELOAD ((void)0)
+static const GlFuncInfo main_swap__info __attribute__((used)) = {"main.swap", "$SRCDIR/testdata/emit/frame.gl", 39, 0, 0, 0, (void (*)(void))main_swap};
+GL_FUNC void main_swap(G *g, struct main_pair * p0) {
 	struct main_pair * _p; /* p testdata/emit/frame.gl:39 */
 	int64_t * t1;
 	int64_t * t2;
-};
-#define RELOAD GL_FRAME_RELOAD(struct main_swap__frame, fp, fpoff)
-static const GlFrameSlot main_swap__slots[] = {
-	{&gltype_ptr_main_pair, offsetof(struct main_swap__frame, _p)},
-	{&gltype_ptr_int, offsetof(struct main_swap__frame, t1)},
-	{&gltype_ptr_int, offsetof(struct main_swap__frame, t2)},
-};
-static const GlFuncInfo main_swap__info __attribute__((used)) = {"main.swap", "$SRCDIR/testdata/emit/frame.gl", 39, sizeof(struct main_swap__frame), main_swap__slots, 3, (void (*)(void))main_swap};
-GL_FUNC void main_swap(G *g, struct main_pair * p0) {
-	struct main_swap__frame *fp;
-	uintptr_t fpoff;
 	GL_PCLINE(main_swap__info, 39);
-	GL_STACKCHECK(g, sizeof(struct main_swap__frame), main_swap__info, 39, GL_FIXPARAM(g, p0); );
-	GL_FRAME_ENTERZ(g, struct main_swap__frame, fp, fpoff, main_swap__info, sizeof(struct main_swap__frame));
-	fp->_p = p0;
+	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
+	_p = p0;
 	/* testdata/emit/frame.gl:39 */
-	if (GL_UNLIKELY(!(fp->_p))) {
+	if (GL_UNLIKELY(!(_p))) {
 		GL_PCLINE(main_swap__info, 39);
 		gl_panicnil(g);
 		goto unwind;
 	}
-	fp->t1 = (fp->_p)->b;
-	fp->t2 = (fp->_p)->a;
-	GL_STOREPTR((fp->_p)->a, fp->t1);
-	GL_STOREPTR((fp->_p)->b, fp->t2);
-	GL_CLEAR(fp->t1);
-	GL_CLEAR(fp->t2);
+	t1 = (_p)->b;
+	t2 = (_p)->a;
+	GL_STOREPTR((_p)->a, t1);
+	GL_STOREPTR((_p)->b, t2);
 	goto ret;
 ret:
-	GL_FRAME_LEAVE(g, fp);
 	return;
 unwind: __attribute__((cold, unused));
-	RELOAD;
-	GL_FRAME_LEAVE(g, fp);
 	return;
 }
 #undef RELOAD
@@ -440,14 +410,6 @@ __attribute__((weak)) const GlType gltype_string = { /* string */
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
-static const uint8_t gltype_ptr_tuple_string_string__gc[] = {1};
-__attribute__((weak)) const GlType gltype_ptr_tuple_string_string = { /* *(string, string) */
-	.size = 8, .ptrdata = 8, .hash = 419442714u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
-	.gcdata = gltype_ptr_tuple_string_string__gc, .str = ((GlString){(const uint8_t *)"*(string, string)", 17}), .equal = gl_memequal, .hashfn = gl_memhash,
-	.elem = &gltype_tuple_string_string, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
-	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
-};
 static const uint8_t gltype_slice_string__gc[] = {1};
 __attribute__((weak)) const GlType gltype_slice_string = { /* []string */
 	.size = 24, .ptrdata = 8, .hash = 3825601816u, .kind = GL_KIND_SLICE, .align = 8, .tflag = 0,
@@ -472,11 +434,10 @@ __attribute__((weak)) const GlType gltype_tuple_string_string = { /* (string, st
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
-static const uint8_t gltype_ptr_main_pair__gc[] = {1};
-__attribute__((weak)) const GlType gltype_ptr_main_pair = { /* *main.pair */
-	.size = 8, .ptrdata = 8, .hash = 691075866u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
-	.gcdata = gltype_ptr_main_pair__gc, .str = ((GlString){(const uint8_t *)"*main.pair", 10}), .equal = gl_memequal, .hashfn = gl_memhash,
-	.elem = &gltype_main_pair, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+__attribute__((weak)) const GlType gltype_int = { /* int */
+	.size = 8, .ptrdata = 0, .hash = 2515107422u, .kind = GL_KIND_INT, .align = 8, .tflag = 1,
+	.gcdata = 0, .str = ((GlString){(const uint8_t *)"int", 3}), .equal = gl_memequal, .hashfn = gl_memhash,
+	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
@@ -485,13 +446,6 @@ __attribute__((weak)) const GlType gltype_ptr_int = { /* *int */
 	.size = 8, .ptrdata = 8, .hash = 2848548422u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
 	.gcdata = gltype_ptr_int__gc, .str = ((GlString){(const uint8_t *)"*int", 4}), .equal = gl_memequal, .hashfn = gl_memhash,
 	.elem = &gltype_int, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
-	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
-};
-__attribute__((weak)) const GlType gltype_int = { /* int */
-	.size = 8, .ptrdata = 0, .hash = 2515107422u, .kind = GL_KIND_INT, .align = 8, .tflag = 1,
-	.gcdata = 0, .str = ((GlString){(const uint8_t *)"int", 3}), .equal = gl_memequal, .hashfn = gl_memhash,
-	.elem = 0, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
@@ -506,4 +460,12 @@ __attribute__((weak)) const GlType gltype_main_pair = { /* main.pair */
 	.elem = 0, .key = 0, .len = 0, .fields = gltype_main_pair__fields, .methods = 0, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 2, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = &gltype_ptr_main_pair, .bucket = 0,
+};
+static const uint8_t gltype_ptr_main_pair__gc[] = {1};
+__attribute__((weak)) const GlType gltype_ptr_main_pair = { /* *main.pair */
+	.size = 8, .ptrdata = 8, .hash = 691075866u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
+	.gcdata = gltype_ptr_main_pair__gc, .str = ((GlString){(const uint8_t *)"*main.pair", 10}), .equal = gl_memequal, .hashfn = gl_memhash,
+	.elem = &gltype_main_pair, .key = 0, .len = 0, .fields = 0, .methods = 0, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 0, .nmethods = 0, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };

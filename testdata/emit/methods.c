@@ -31,10 +31,10 @@ GL_FUNC GlString main_describe(G *g, GlIface p0);
 GL_FUNC void main_main(G *g);
 
 /* ---- type descriptors and itabs (defined at the end) ---- */
-extern const GlType gltype_ptr_main_Square __asm__("gltype_19a9ec6a8ddb54c9") __attribute__((weak)); /* *main.Square */
 extern const GlType gltype_slice_main_Shape __asm__("gltype_257b44f4f8caa5cf") __attribute__((weak)); /* []main.Shape */
 extern const GlType gltype_main_Shape __asm__("gltype_65d7a0899691df4f") __attribute__((weak)); /* main.Shape */
 extern const GlType gltype_main_Point __asm__("gltype_e570265de88ce2e4") __attribute__((weak)); /* main.Point */
+extern const GlType gltype_ptr_main_Square __asm__("gltype_19a9ec6a8ddb54c9") __attribute__((weak)); /* *main.Square */
 extern const GlType gltype_any __asm__("gltype_0b9561ce22513fc4") __attribute__((weak)); /* interface {} */
 extern const GlType gltype_string __asm__("gltype_704be0d8faaffc58") __attribute__((weak)); /* string */
 extern const GlType gltype_unsafe_Pointer __asm__("gltype_5c98b139ebbf6820") __attribute__((weak)); /* unsafe.Pointer */
@@ -122,38 +122,26 @@ unwind: __attribute__((cold, unused));
 #undef RELOAD
 
 /* main.(*Square).Area — testdata/emit/methods.gl:17 */
-struct main_Square_Area__frame {
-	GlFrame h;
-	struct main_Square * _s; /* s testdata/emit/methods.gl:17 */
-};
-#define RELOAD GL_FRAME_RELOAD(struct main_Square_Area__frame, fp, fpoff)
-static const GlFrameSlot main_Square_Area__slots[] = {
-	{&gltype_ptr_main_Square, offsetof(struct main_Square_Area__frame, _s)},
-};
-static const GlFuncInfo main_Square_Area__info __attribute__((used)) = {"main.(*Square).Area", "$SRCDIR/testdata/emit/methods.gl", 17, sizeof(struct main_Square_Area__frame), main_Square_Area__slots, 1, (void (*)(void))main_Square_Area};
+#define RELOAD ((void)0)
+static const GlFuncInfo main_Square_Area__info __attribute__((used)) = {"main.(*Square).Area", "$SRCDIR/testdata/emit/methods.gl", 17, 0, 0, 0, (void (*)(void))main_Square_Area};
 GL_FUNC int64_t main_Square_Area(G *g, struct main_Square * recv) {
-	struct main_Square_Area__frame *fp;
-	uintptr_t fpoff;
+	struct main_Square * _s; /* s testdata/emit/methods.gl:17 */
 	int64_t _r0; /* r0 testdata/emit/methods.gl:17 */
 	GL_PCLINE(main_Square_Area__info, 17);
-	GL_STACKCHECK(g, sizeof(struct main_Square_Area__frame), main_Square_Area__info, 17, GL_FIXPARAM(g, recv); );
-	GL_FRAME_ENTERZ(g, struct main_Square_Area__frame, fp, fpoff, main_Square_Area__info, sizeof(struct main_Square_Area__frame));
-	fp->_s = recv;
+	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
+	_s = recv;
 	_r0 = 0;
 	/* testdata/emit/methods.gl:17 */
-	if (GL_UNLIKELY(!(fp->_s))) {
+	if (GL_UNLIKELY(!(_s))) {
 		GL_PCLINE(main_Square_Area__info, 17);
 		gl_panicnil(g);
 		goto unwind;
 	}
-	_r0 = ((int64_t)((fp->_s)->Side * (fp->_s)->Side));
+	_r0 = ((int64_t)((_s)->Side * (_s)->Side));
 	goto ret;
 ret:
-	GL_FRAME_LEAVE(g, fp);
 	return _r0;
 unwind: __attribute__((cold, unused));
-	RELOAD;
-	GL_FRAME_LEAVE(g, fp);
 	return (int64_t){0};
 }
 #undef RELOAD
@@ -434,17 +422,6 @@ int main(int argc, char **argv) {
 }
 
 /* ---- type descriptors ---- */
-static const uint8_t gltype_ptr_main_Square__gc[] = {1};
-static const GlMethod gltype_ptr_main_Square__methods[] = {
-	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))main_Square_Area, 0, 0, 0},
-};
-__attribute__((weak)) const GlType gltype_ptr_main_Square = { /* *main.Square */
-	.size = 8, .ptrdata = 8, .hash = 1379961033u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
-	.gcdata = gltype_ptr_main_Square__gc, .str = ((GlString){(const uint8_t *)"*main.Square", 12}), .equal = gl_memequal, .hashfn = gl_memhash,
-	.elem = &gltype_main_Square, .key = 0, .len = 0, .fields = 0, .methods = gltype_ptr_main_Square__methods, .imethods = 0, .in = 0, .out = 0,
-	.nfields = 0, .nmethods = 1, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
-	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
-};
 static const uint8_t gltype_slice_main_Shape__gc[] = {1};
 __attribute__((weak)) const GlType gltype_slice_main_Shape = { /* []main.Shape */
 	.size = 24, .ptrdata = 8, .hash = 3637546703u, .kind = GL_KIND_SLICE, .align = 8, .tflag = 0,
@@ -477,6 +454,17 @@ __attribute__((weak)) const GlType gltype_main_Point = { /* main.Point */
 	.elem = 0, .key = 0, .len = 0, .fields = gltype_main_Point__fields, .methods = gltype_main_Point__methods, .imethods = 0, .in = 0, .out = 0,
 	.nfields = 2, .nmethods = 1, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
 	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = &gltype_ptr_main_Point, .bucket = 0,
+};
+static const uint8_t gltype_ptr_main_Square__gc[] = {1};
+static const GlMethod gltype_ptr_main_Square__methods[] = {
+	{((GlString){(const uint8_t *)"Area", 4}), &gltype_func_ret_int, (void (*)(void))main_Square_Area, 0, 0, 0},
+};
+__attribute__((weak)) const GlType gltype_ptr_main_Square = { /* *main.Square */
+	.size = 8, .ptrdata = 8, .hash = 1379961033u, .kind = GL_KIND_POINTER, .align = 8, .tflag = 5,
+	.gcdata = gltype_ptr_main_Square__gc, .str = ((GlString){(const uint8_t *)"*main.Square", 12}), .equal = gl_memequal, .hashfn = gl_memhash,
+	.elem = &gltype_main_Square, .key = 0, .len = 0, .fields = 0, .methods = gltype_ptr_main_Square__methods, .imethods = 0, .in = 0, .out = 0,
+	.nfields = 0, .nmethods = 1, .nimethods = 0, .nin = 0, .nout = 0, .variadic = 0,
+	.call = (void (*)(void))0, .makefunc = (void (*)(void))0, .ptrtothis = 0, .bucket = 0,
 };
 static const uint8_t gltype_any__gc[] = {3};
 __attribute__((weak)) const GlType gltype_any = { /* interface {} */
