@@ -25,6 +25,7 @@ struct FuncInfo {
 	const char *cname;
 	const char *name;  /* Go's spelling: main.f, main.(*T).M, main.f.func1 */
 	int nlits;         /* numbering of func literals: f.func1, f.func2 */
+	int regleaf, bareleaf; /* regleaf.c's decisions, once made: 1 yes, 2 no */
 	Package *pkg;
 };
 

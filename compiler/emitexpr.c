@@ -151,11 +151,17 @@ static const char *newtemp(Type *t, bool frame) {
 	return cmark(xprintf("fp->%s", x->name), CE_TEMPFRAME);
 }
 
-const char *temp(Type *t) { return newtemp(t, t && inframe(t)); }
+/* In a register leaf, a temporary is a C local unless it is a large
+ * aggregate, which would swell gcc's fixed frame past the reserve band
+ * (S3): that one is in a data frame even there. */
+static bool regtemp(Type *t) { return t && fn->regleaf && tsize(t) <= REGLEAF_TEMP; }
+
+const char *temp(Type *t) { return newtemp(t, t && inframe(t) && !regtemp(t)); }
 
 /* A temporary in the data frame: it can be passed by address.  A NULL
- * type asks for a map iterator. */
-const char *frametemp(Type *t) { return newtemp(t, true); }
+ * type asks for a map iterator.  A register leaf's is a C local: nothing
+ * moves its stack, so an address of one stays good (regleaf.c). */
+const char *frametemp(Type *t) { return newtemp(t, !regtemp(t)); }
 
 /* ---- what glc knows of the C expressions it writes ----
  *
@@ -812,8 +818,14 @@ static const char *storeparts(Place dst, const char *val, Type *t, const char **
 	 * compound literal's, for a constant), or a copy in the frame (a C
 	 * temporary per store would not share its stack slot) */
 	int k = ckind(val);
+	/* a register leaf's C locals may be read through their address
+	 * (nothing moves its stack), and its copies are C locals too: it has
+	 * no data frame (regleaf.c) */
+	bool reg = fn && fn->regleaf;
+	if (reg && (k == CE_LOCAL || k == CE_TEMPLOCAL))
+		k = CE_FRAME;
 	if (k != CE_CONST && k != CE_FRAME && k != CE_TEMPFRAME && k != CE_BOXED && k != CE_GLOBAL) {
-		const char *tmp = frametemp(t);
+		const char *tmp = reg ? temp(t) : frametemp(t);
 		*copy = xprintf("%s = %s;", tmp, val);
 		val = tmp;
 	}
@@ -1679,12 +1691,25 @@ static const char *call(Node *n) {
 		target = xprintf("((%s)((const GlItab *)%s.tab)->fun[%d])", fncast(sig, 2), c.recv, c.index);
 	else
 		target = xprintf("((%s)%s->fn)", fncast(sig, 3), c.recv);
-	pcline();
-	if (res != NULL && mode == R_DIRECT)
+	/* a bare leaf of this package (regleaf.c) is no safe point: it cannot
+	 * stop or move the stack, so its call needs only the pc record a
+	 * traceback reads, and no frame reload after it */
+	bool bare = (c.kind == 0 || c.kind == 1) && bareleafcallee(n);
+	if (bare) {
+		fn->leaf = false; /* the callee's frame runs in the band below this one's check */
+		line("GL_PCLINE(%s, %d);", fn->info, fn->line);
+	} else
+		pcline();
+	if (res != NULL && mode == R_DIRECT && !bare)
 		callto(res, xprintf("%s(%s)", target, bstr(&a)));
+	else if (res != NULL && mode == R_DIRECT)
+		line("%s = %s(%s);", res, target, bstr(&a));
 	else
 		line("%s%s(%s);", mode == R_DIRECT ? "(void)" : "", target, bstr(&a));
-	afterCall(true);
+	if (bare)
+		line("if (GL_UNLIKELY(g->unwinding)) goto unwind;");
+	else
+		afterCall(true);
 	return res;
 }
 

@@ -108,8 +108,11 @@ extern Buf gfuncs;          /* function bodies */
 extern Buf gprotos;         /* prototypes */
 
 /* regleaf.c */
+enum { REGLEAF_TEMP = 32 };          /* a register leaf's aggregate values up to this size are C locals */
 bool regleafok(FuncInfo *fi);        /* fi can be a register leaf (Fn.regleaf) */
 bool regleafkind(Type *t);           /* a value of t can be a C local there */
+bool bareleaf(FuncInfo *fi);         /* fi calls nothing and needs no frame: no stack check */
+FuncInfo *bareleafcallee(Node *call); /* the bare leaf of this package call calls, or NULL */
 
 /* intrinsic.c, emitffi.c */
 const char *intrinsicname(Obj *f);   /* f's inline twin in gl.h, or NULL */

@@ -2061,6 +2061,9 @@ void emitfunc(FuncInfo *fi) {
 	}
 	bool hasdefer = fi->hasdefer;
 	f.hasframe = f.frame.n > 0 || f.frameptr.n > 0 || hasdefer;
+	if (!islit && bareleaf(fi) && (!f.leaf || f.hasframe)) /* its callers took it for no safe point */
+		fatal("internal error: %s: %s was taken for a bare leaf, but %s", fileof(node->pos), f.gname,
+		      f.leaf ? "it has a data frame" : "it makes a call");
 
 	/* assemble */
 	const char *fs = xprintf("struct %s__frame", f.cname);

@@ -20,17 +20,29 @@
  * Its panics are calls too, but they never come back into it: a panic
  * unwinds the leaf (goto unwind), so nothing it holds is read after one.
  *
- * regleafok decides before the body is written, from the checked tree,
- * so the rule has to be conservative: anything whose C might be a safe
- * point — a call other than an intrinsic, len, cap, min, max or panic of
- * an interface or constant, an allocation, a map, channel or interface
- * operation, a conversion that builds a value — makes the function an
- * ordinary one.  The emitter checks the prediction: pcline() (the mark of
- * every safe point) in a function emitted this way is glc's internal error,
- * never a silent loss of a root.  Variables stay where S1 puts them when
- * their address is taken or they are captured, and structs, arrays and
- * tuples stay in a data frame (which then has its stack check, whose
- * morestack fixes the parameters before any C local is set from them). */
+ * A *bare leaf* is a register leaf that calls nothing at all and has no
+ * data frame, hence no stack check: a call of one cannot stop the
+ * goroutine or move its stack, so it is no safe point, and a function
+ * whose only calls are of its package's bare leaves is a register
+ * function too (its own prologue check comes before any C local holds a
+ * pointer).  While the leaf runs, the caller's pointers are in
+ * callee-saved registers or in the caller's C frame, which the scan of an
+ * asynchronous stop reads up to the frame record of the innermost data
+ * frame's owner (runtime/preempt.c, asyncframe).
+ *
+ * regleafok and bareleaf decide before the body is written, from the
+ * checked tree, so the rule has to be conservative: anything whose C might
+ * be a safe point — a call other than an intrinsic, len, cap, min, max,
+ * panic of an interface or constant, or a bare leaf; an allocation, a map,
+ * channel or interface operation, a conversion that builds a value —
+ * makes the function an ordinary one.  The emitter checks the predictions:
+ * pcline() (the mark of every safe point) in a function emitted this way,
+ * or a call or a data frame in a bare leaf, is glc's internal error, never
+ * a silent loss of a root.  Variables stay where S1 puts them when their
+ * address is taken or they are captured, and struct and array variables
+ * stay in a data frame (which then has its stack check, whose morestack
+ * fixes the parameters before any C local is set from them); a register
+ * function's temporaries are all C locals. */
 #include <string.h>
 
 #include "emitint.h"
@@ -54,6 +66,53 @@ static bool isiface(Type *t) { return t && under(t)->kind == T_INTERFACE; }
 static bool isnil(Node *n) { return n && (n->flags & NF_NIL); }
 
 static bool okexpr(Node *n);
+static bool okbody(FuncInfo *fi, bool bare);
+
+/* Whether the tree being looked at may call its package's bare leaves
+ * (regleafok's functions may; bareleaf's may call nothing). */
+static bool leafcalls;
+
+/* okbody(fi, bare), decided once: *memo is 1 for yes, 2 for no. */
+static bool decide(int *memo, FuncInfo *fi, bool bare) {
+	if (!*memo) {
+		bool saved = leafcalls;
+		leafcalls = !bare;
+		*memo = okbody(fi, bare) ? 1 : 2;
+		leafcalls = saved;
+	}
+	return *memo == 1;
+}
+
+/* The function a call n calls statically, in the package being compiled,
+ * with its body; NULL otherwise. */
+static FuncInfo *samepkgcallee(Node *n) {
+	Node *f = n->a;
+	while (f->kind == N_PAREN)
+		f = f->a;
+	Obj *o = NULL;
+	if ((f->kind == N_IDENT || (f->kind == N_SELECTOR && f->op == SEL_PKG)) && f->obj && f->obj->kind == O_FUNC)
+		o = f->obj;
+	else if (f->kind == N_SELECTOR && f->op == SEL_METHOD && f->meth)
+		o = ((Method *)f->meth)->fn;
+	if (!o || o->kind != O_FUNC || o->pkg != curpkg || o->extern_ || !o->decl || o->decl->kind != N_FUNCDECL ||
+	    !o->decl->c)
+		return NULL;
+	return o->decl->aux;
+}
+
+/* Function fi is a bare leaf: a register leaf that calls nothing at all
+ * and needs no data frame, so it has no stack check either (emitstmt.c,
+ * emitprologue).  A call of one is not a safe point: nothing in it can
+ * stop the goroutine but the signal, or move the stack; its caller can
+ * then be a register function too, and need not re-derive its frame
+ * after it.  emitfunc checks the prediction. */
+bool bareleaf(FuncInfo *fi) { return decide(&fi->bareleaf, fi, true); }
+
+/* The callee of call n when it is a bare leaf of this package, or NULL. */
+FuncInfo *bareleafcallee(Node *n) {
+	FuncInfo *c = samepkgcallee(n);
+	return c && bareleaf(c) ? c : NULL;
+}
 
 /* A value of n's type flowing into a place of type to: a concrete value
  * into an interface is a conversion that may allocate. */
@@ -102,7 +161,16 @@ static bool okcall(Node *n) {
 	if ((f->kind == N_IDENT || (f->kind == N_SELECTOR && f->op == SEL_PKG)) && o && o->kind == O_FUNC &&
 	    (intrinsicname(o) || intrinsicpair(o)))
 		return oklist(&n->list);
-	return false;
+	FuncInfo *c = leafcalls ? samepkgcallee(n) : NULL;
+	if (!c || under(f->type)->variadic || !bareleaf(c))
+		return false;
+	if (f->kind == N_SELECTOR && f->op == SEL_METHOD && !okexpr(f->a))
+		return false;
+	Type *sig = under(f->type);
+	for (int i = 0; i < n->list.n; i++)
+		if (i >= sig->fields.n || !okflow(((Field *)sig->fields.v[i])->type, n->list.v[i]))
+			return false;
+	return true;
 }
 
 static bool okexpr(Node *n) {
@@ -113,6 +181,8 @@ static bool okexpr(Node *n) {
 	Type *t = n->type;
 	if (t && (under(t)->kind == T_COMPLEX64 || under(t)->kind == T_COMPLEX128 || under(t)->kind == T_TUPLE))
 		return false;
+	if (t && (under(t)->kind == T_STRUCT || under(t)->kind == T_ARRAY) && tsize(t) > REGLEAF_TEMP)
+		return false; /* its copies would need a data frame */
 	switch (n->kind) {
 	case N_IDENT:
 		return !n->obj || n->obj->kind != O_FUNC; /* a function as a value is a closure object */
@@ -253,12 +323,16 @@ static bool okstmt(Node *n, FuncInfo *fi) {
 
 /* Variables a leaf must leave where S1 puts them: in the heap (captured,
  * escaping) or in a data frame at a known address (address taken). */
-static bool plainvars(Vec *v, int64_t *bytes) {
+static bool plainvars(Vec *v, int64_t *bytes, bool bare) {
 	for (int i = 0; i < v->n; i++) {
 		Obj *o = v->v[i];
 		if (!o)
 			continue;
-		if (o->captured || o->addrtaken || o->onheap)
+		if (o->captured || o->addrtaken || o->onheap || (o->type && tsize(o->type) > 65536))
+			return false; /* in a heap box (emitstmt.c, declarevar) */
+		if (bare && o->type && !regleafkind(o->type) && haspointers(o->type))
+			return false; /* a struct or array with pointers needs a data frame */
+		if (bare && o->type && (under(o->type)->kind == T_STRUCT || under(o->type)->kind == T_ARRAY))
 			return false;
 		if (o->type && regleafkind(o->type))
 			*bytes += tsize(o->type);
@@ -266,8 +340,11 @@ static bool plainvars(Vec *v, int64_t *bytes) {
 	return true;
 }
 
-/* Whether function fi can be emitted as a register leaf (Fn.regleaf). */
-bool regleafok(FuncInfo *fi) {
+/* Whether function fi can be emitted as a register leaf (Fn.regleaf):
+ * calling nothing but its package's bare leaves. */
+bool regleafok(FuncInfo *fi) { return decide(&fi->regleaf, fi, false); }
+
+static bool okbody(FuncInfo *fi, bool bare) {
 	Node *node = fi->node;
 	if (node->kind == N_FUNCLIT || (fi->pkg && fi == fi->pkg->varinit) || fi->hasdefer || fi->hasrecover || fi->captures.n)
 		return false;
@@ -277,8 +354,8 @@ bool regleafok(FuncInfo *fi) {
 	Vec recv = {0};
 	if (fi->recv)
 		vpush(&recv, fi->recv);
-	if (!plainvars(&recv, &bytes) || !plainvars(&fi->params, &bytes) || !plainvars(&fi->results, &bytes) ||
-	    !plainvars(&fi->locals, &bytes) || bytes > REGLEAF_BYTES)
+	if (!plainvars(&recv, &bytes, bare) || !plainvars(&fi->params, &bytes, bare) || !plainvars(&fi->results, &bytes, bare) ||
+	    !plainvars(&fi->locals, &bytes, bare) || bytes > REGLEAF_BYTES)
 		return false;
 	return node->c && okstmt(node->c, fi);
 }

@@ -531,11 +531,12 @@ void resumeG(suspendGState st) {
 
 /* ---- the conservative scan of an async-stopped goroutine ---- */
 
-/* The words of gp's innermost frame that no stack map describes, when it
+/* The words of gp's innermost frames that no stack map describes, when it
  * was stopped by asyncPreempt: the register save area, asyncPreempt's
- * frame record, the red zone, and the interrupted function's C frame up
- * to and with its frame record (its data frame, inside, is precise
- * anyway).  [*lo, *hi); false if gp was not stopped asynchronously.
+ * frame record, the red zone, and the C frames from the interrupted
+ * function's up to and with the frame record of the function that owns
+ * the innermost data frame (that data frame, inside, is left to its map).
+ * [*lo, *hi); false if gp was not stopped asynchronously.
  * preempt_amd64.S keeps asyncPreempt's rbp at regs[47] (byte 376). */
 static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	uintptr_t *regs = gp->asyncregs;
@@ -546,6 +547,22 @@ static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	uintptr_t end = aprbp + 16 + 128;    /* the interrupted rsp */
 	if (ibp + 16 > end && ibp < gp->stack.hi)
 		end = ibp + 16;
+	/* A function without a data frame that calls bare leaves (a register
+	 * function, compiler/regleaf.c) keeps its pointers in registers and
+	 * its C frame while the leaf runs: the words up to the frame record
+	 * of the function that owns the innermost data frame, as syncframe's. */
+	uintptr_t top = (uintptr_t)gp->topframe, lim = gp->stack.hi;
+	uintptr_t owner = lim; /* no data frame, or a chain that breaks: all of the stack above */
+	for (uintptr_t bp = ibp; top != 0 && bp >= gp->stack.lo && bp + 16 <= lim; bp = *(uintptr_t *)bp) {
+		if (bp > top) {
+			owner = bp + 16;
+			break;
+		}
+		if (*(uintptr_t *)bp <= bp)
+			break;
+	}
+	if (owner > end)
+		end = owner;
 	*lo = (uintptr_t)regs;
 	*hi = end;
 	return true;

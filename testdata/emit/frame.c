@@ -171,7 +171,6 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 			/* testdata/emit/frame.gl:20 */
 			GL_PCLINE(main_fields__info, 20);
 			main_split(g, &fp->t1, fp->_s, ((uint8_t)32ull));
-			RELOAD;
 			if (GL_UNLIKELY(g->unwinding)) goto unwind;
 			fp->_f = fp->t1.r0;
 			fp->_s = fp->t1.r1;
@@ -343,7 +342,6 @@ GL_FUNC int64_t main_swapped(G *g, int64_t p0, int64_t p1) {
 	/* testdata/emit/frame.gl:43 */
 	GL_PCLINE(main_swapped__info, 43);
 	main_swap(g, (&fp->_v));
-	RELOAD;
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	/* testdata/emit/frame.gl:44 */
 	if (GL_UNLIKELY(!(fp->_v.a))) {

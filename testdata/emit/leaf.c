@@ -94,7 +94,6 @@ GL_FUNC int64_t main_sumgcd(G *g, int64_t p0) {
 			t1 = _s;
 			GL_PCLINE(main_sumgcd__info, 16);
 			t2 = main_gcd(g, _i, ((int64_t)12ll));
-			RELOAD;
 			if (GL_UNLIKELY(g->unwinding)) goto unwind;
 			_s = ((int64_t)(t1 + t2));
 			L2_continue:;

@@ -148,22 +148,22 @@ GL_FUNC void main_main(G *g) {
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, sizeof(struct main_main__frame));
 	/* testdata/emit/switch.gl:33 */
 	GL_PCLINE(main_main__info, 33);
-	{ __auto_type r_ = main_kind(g, ((int32_t)101ll)); RELOAD; fp->t1 = r_; }
+	fp->t1 = main_kind(g, ((int32_t)101ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	GL_PCLINE(main_main__info, 33);
-	{ __auto_type r_ = main_kind(g, ((int32_t)32ll)); RELOAD; fp->t2 = r_; }
+	fp->t2 = main_kind(g, ((int32_t)32ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	GL_PCLINE(main_main__info, 33);
-	{ __auto_type r_ = main_kind(g, ((int32_t)120ll)); RELOAD; fp->t3 = r_; }
+	fp->t3 = main_kind(g, ((int32_t)120ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	GL_PCLINE(main_main__info, 33);
-	{ __auto_type r_ = main_size(g, ((int64_t)0ll), ((int64_t)3ll)); RELOAD; fp->t4 = r_; }
+	fp->t4 = main_size(g, ((int64_t)0ll), ((int64_t)3ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	GL_PCLINE(main_main__info, 33);
-	{ __auto_type r_ = main_size(g, ((int64_t)3ll), ((int64_t)3ll)); RELOAD; fp->t5 = r_; }
+	fp->t5 = main_size(g, ((int64_t)3ll), ((int64_t)3ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	GL_PCLINE(main_main__info, 33);
-	{ __auto_type r_ = main_size(g, ((int64_t)1ll), ((int64_t)3ll)); RELOAD; fp->t6 = r_; }
+	fp->t6 = main_size(g, ((int64_t)1ll), ((int64_t)3ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	printlock();
 	printstring(fp->t1);
