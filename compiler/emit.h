@@ -23,7 +23,7 @@ extern bool checkstores;
 const char *glroot(void); /* main.c: the toolchain's root, stdlib/'s parent (runtime.GOROOT) */
 
 /* stackcheck.c: the code between two stack checks fits in the band */
-enum { SR_CHECKED, SR_LEAF, SR_NOSPLIT, SR_WRAPPER, SR_REFLECTCALL };
+enum { SR_CHECKED, SR_LEAF, SR_RTLEAF, SR_NOSPLIT, SR_WRAPPER, SR_REFLECTCALL };
 void stackrec(Package *p, const char *cname, const char *gname, Pos pos, int kind, Vec *callees);
 void stackcheck(Package *p, Vec *sus, const char *stkout);
 void stackbigframes(Package *p, Vec *sus, Vec *out); /* .su files with a too-large checked frame */

@@ -1951,7 +1951,8 @@ static void emitprologue(FuncInfo *fi, bool islit, const char *fs, Buf *g) {
 	bput(g, bstr(&fn->pins));
 	/* a nosplit function that calls nothing is a leaf too */
 	stackrec(curpkg, fn->cname, fn->gname, node->pos,
-		 fn->leaf && (fn->nosplit || !fn->hasframe) ? SR_LEAF : fn->nosplit ? SR_NOSPLIT : SR_CHECKED, &fn->callees);
+		 fn->leaf && (fn->nosplit || !fn->hasframe) ? (fn->regleaf ? SR_RTLEAF : SR_LEAF) : fn->nosplit ? SR_NOSPLIT : SR_CHECKED,
+		 &fn->callees);
 	if (fn->nosplit)
 		bprintf(g, "\t/* //gl:nosplit: no stack check */\n");
 	else if (!fn->hasframe && fn->leaf)

@@ -47,9 +47,12 @@
 
 #include "emitint.h"
 
-/* At most this many bytes of gl locals move into C locals: gcc's fixed
- * frame of a frameless leaf must fit in the reserve band (stackcheck.c). */
-enum { REGLEAF_BYTES = 256 };
+/* At most this many bytes of gl locals move into C locals, and at most
+ * this many variables: a frameless register leaf may call runtime C with
+ * no check of its own, so gcc's fixed frame, spills included, must leave
+ * RTCALL of the band free (stackcheck.c: at most 280 bytes), or glc would
+ * reject the program ("its C frame is too large"). */
+enum { REGLEAF_BYTES = 256, REGLEAF_VARS = 32 };
 
 /* Kinds whose values can be C locals in a leaf: scalars with pointers,
  * and the small headers (string, slice, interface). */
@@ -355,7 +358,8 @@ static bool okbody(FuncInfo *fi, bool bare) {
 	if (fi->recv)
 		vpush(&recv, fi->recv);
 	if (!plainvars(&recv, &bytes, bare) || !plainvars(&fi->params, &bytes, bare) || !plainvars(&fi->results, &bytes, bare) ||
-	    !plainvars(&fi->locals, &bytes, bare) || bytes > REGLEAF_BYTES)
+	    !plainvars(&fi->locals, &bytes, bare) || bytes > REGLEAF_BYTES ||
+	    fi->params.n + fi->results.n + fi->locals.n > REGLEAF_VARS)
 		return false;
 	return node->c && okstmt(node->c, fi);
 }

@@ -21,6 +21,10 @@
  *     checked:  f's C frame + its return address + morestack's 64-byte
  *               register save (SAVEDREGS_SIZE) if the check fails;
  *     leaf:     f's C frame + return address + the 128-byte red zone;
+ *     register leaf (compiler/regleaf.c): a leaf that may call the
+ *               runtime (string comparisons, copy, the write barrier)
+ *               with no check before: f's C frame + return address +
+ *               RTCALL;
  *     nosplit:  f's C frame + return address + the most that any call it
  *               makes needs: a gl callee's entry, or RTCALL for a call
  *               into the runtime (testdata/stackusage.py checks that every
@@ -147,6 +151,7 @@ static int64_t entry(StackRec *r) {
 	switch (r->kind) {
 	case SR_CHECKED: below = MORESTACK; break;
 	case SR_LEAF: below = REDZONE; break;
+	case SR_RTLEAF: below = RTCALL; break;
 	case SR_WRAPPER: case SR_REFLECTCALL: below = 0; break;
 	case SR_NOSPLIT:
 		r->visiting = true;
@@ -171,6 +176,8 @@ static void explain(Buf *b, StackRec *r, int depth) {
 		bprintf(b, ", then morestack (%d)", MORESTACK);
 	else if (r->kind == SR_LEAF)
 		bprintf(b, ", red zone (%d)", REDZONE);
+	else if (r->kind == SR_RTLEAF)
+		bprintf(b, ", then a runtime call (%d)", RTCALL);
 	else if (r->kind == SR_NOSPLIT) {
 		StackRec *worst = NULL;
 		for (int i = 0; i < r->callees.n; i++) {
@@ -193,7 +200,7 @@ void stackbigframes(Package *p, Vec *sus, Vec *out) {
 		readsu(sus->v[i]);
 	for (int i = 0; i < allrecs.n; i++) {
 		StackRec *r = allrecs.v[i];
-		if (r->pkg != p || r->frame < 0 || r->kind != SR_CHECKED || entry(r) <= LIMIT || !r->su)
+		if (r->pkg != p || r->frame < 0 || (r->kind != SR_CHECKED && r->kind != SR_RTLEAF) || entry(r) <= LIMIT || !r->su)
 			continue;
 		bool seen = false;
 		for (int k = 0; k < out->n && !seen; k++)
