@@ -33,7 +33,7 @@
  * regleafok and bareleaf decide before the body is written, from the
  * checked tree, so the rule has to be conservative: anything whose C might
  * be a safe point — a call other than an intrinsic, len, cap, min, max,
- * panic of an interface or constant, or a bare leaf; an allocation, a map,
+ * copy, panic of an interface or constant, or a bare leaf; an allocation, a map,
  * channel or interface operation, a conversion that builds a value —
  * makes the function an ordinary one.  The emitter checks the predictions:
  * pcline() (the mark of every safe point) in a function emitted this way,
