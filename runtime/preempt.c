@@ -538,6 +538,22 @@ void resumeG(suspendGState st) {
  * the innermost data frame (that data frame, inside, is left to its map).
  * [*lo, *hi); false if gp was not stopped asynchronously.
  * preempt_amd64.S keeps asyncPreempt's rbp at regs[47] (byte 376). */
+/* The end of the frame record of the function that owns gp's innermost
+ * data frame (a data frame is alloca'd below its function's rbp: the
+ * owner is the first record above it on the rbp chain from bp), walking
+ * records above floor; the stack's top if gp has no data frame or the
+ * chain leaves the stack or stops climbing, which is safe. */
+static uintptr_t topowner(G *gp, uintptr_t bp, uintptr_t floor) {
+	uintptr_t top = (uintptr_t)gp->topframe, lim = gp->stack.hi;
+	for (; top != 0 && bp > floor && bp + 16 <= lim; bp = *(uintptr_t *)bp) {
+		if (bp > top)
+			return bp + 16;
+		if (*(uintptr_t *)bp <= bp)
+			break;
+	}
+	return lim;
+}
+
 static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	uintptr_t *regs = gp->asyncregs;
 	if (!gp->asyncSafePoint || regs == NULL)
@@ -551,16 +567,7 @@ static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	 * function, compiler/regleaf.c) keeps its pointers in registers and
 	 * its C frame while the leaf runs: the words up to the frame record
 	 * of the function that owns the innermost data frame, as syncframe's. */
-	uintptr_t top = (uintptr_t)gp->topframe, lim = gp->stack.hi;
-	uintptr_t owner = lim; /* no data frame, or a chain that breaks: all of the stack above */
-	for (uintptr_t bp = ibp; top != 0 && bp >= gp->stack.lo && bp + 16 <= lim; bp = *(uintptr_t *)bp) {
-		if (bp > top) {
-			owner = bp + 16;
-			break;
-		}
-		if (*(uintptr_t *)bp <= bp)
-			break;
-	}
+	uintptr_t owner = topowner(gp, ibp, gp->stack.lo);
 	if (owner > end)
 		end = owner;
 	*lo = (uintptr_t)regs;
@@ -582,19 +589,8 @@ static bool syncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	uintptr_t sp = gp->sched.sp, lim = gp->stack.hi;
 	if (gp->asyncSafePoint || sp == 0 || sp < gp->stack.lo || sp >= lim)
 		return false;
-	uintptr_t top = (uintptr_t)gp->topframe, end = lim;
-	/* a chain that leaves the stack or stops climbing ends the walk: then
-	 * the whole stack above sp is scanned, which is safe */
-	for (uintptr_t bp = gp->sched.bp; top != 0 && bp > sp && bp + 16 <= lim; bp = *(uintptr_t *)bp) {
-		if (bp > top) {
-			end = bp + 16;
-			break;
-		}
-		if (*(uintptr_t *)bp <= bp)
-			break;
-	}
 	*lo = sp;
-	*hi = end;
+	*hi = topowner(gp, gp->sched.bp, sp);
 	return true;
 }
 
