@@ -2582,6 +2582,43 @@ static int testclearvectors(void) {
 	return fails;
 }
 
+/* The words the collector reads word by word in a goroutine that stopped
+ * itself (preempt.c, syncframe): from its saved sp up to its innermost data
+ * frame, not over the rest of that frame's owner's C frame — the
+ * callee-saved registers its prologue pushed hold its caller's stale
+ * values (Go's test/stackobj.go kept a dead object alive through one).  A
+ * made-up stack: a runtime C frame, the data frame, its owner's frame
+ * record, the caller's record. */
+static int testsyncframe(void) {
+	static uintptr_t stk[256] __attribute__((aligned(16)));
+	static G gp;
+	int fails = 0;
+	uintptr_t base = (uintptr_t)stk;
+	uintptr_t calleebp = base + 0x200, ownerbp = base + 0x400, callerbp = base + 0x700;
+	*(uintptr_t *)calleebp = ownerbp;
+	*(uintptr_t *)ownerbp = callerbp;
+	*(uintptr_t *)callerbp = 0;
+	gp.stack = (GlStack){base, base + sizeof stk};
+	gp.sched.sp = base + 0x100;
+	gp.sched.bp = calleebp;
+	gp.asyncSafePoint = false;
+	gp.topframe = (GlFrame *)(base + 0x300); /* alloca'd below ownerbp */
+	uintptr_t lo = 0, hi = 0;
+	if (!gcinnerframes(&gp, &lo, &hi) || lo != gp.sched.sp || hi != base + 0x300) {
+		printf("FAIL syncframe: words [%#lx, %#lx), want [%#lx, %#lx) (up to the data frame)\n",
+		       (unsigned long)(lo - base), (unsigned long)(hi - base), 0x100ul, 0x300ul);
+		fails++;
+	}
+	gp.topframe = NULL; /* no data frame: the whole stack above sp */
+	if (!gcinnerframes(&gp, &lo, &hi) || lo != gp.sched.sp || hi != gp.stack.hi) {
+		printf("FAIL syncframe without a data frame: words [%#lx, %#lx), want [%#lx, %#lx)\n",
+		       (unsigned long)(lo - base), (unsigned long)(hi - base), 0x100ul, (unsigned long)sizeof stk);
+		fails++;
+	}
+	printf("syncframe: checked\n");
+	return fails;
+}
+
 int main(int argc, char **argv) {
 	bool bench = argc > 1 && strcmp(argv[1], "bench") == 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -2595,6 +2632,7 @@ int main(int argc, char **argv) {
 		abort();
 	pthread_join(th, NULL);
 	harnessfails += testclearvectors();
+	harnessfails += testsyncframe();
 
 	for (int fm = 0; fm < 2; fm++) {
 		TP = fm ? P_small : P_full;

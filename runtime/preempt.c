@@ -577,20 +577,30 @@ static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 
 /* The words of a goroutine stopped synchronously (parked through mcall,
  * or in gl_morestack at a prologue) that no stack map describes: from the
- * register block its switch pushed (g->sched.sp) up to and with the frame
- * record of the function that owns the innermost data frame.  That covers
- * a function stopped in its prologue, whose pointer parameters are still
- * only in registers (saved in the block) or in gcc's spills of its C frame
- * — its data frame does not exist yet — and runtime C frames between the
- * park and the gl code that called them.  The owner of topframe is the
- * first frame record on the rbp chain above it: a data frame is alloca'd
- * below its function's rbp.  [*lo, *hi); false if gp has no saved state. */
+ * register block its switch pushed (g->sched.sp) up to the innermost data
+ * frame.  That covers a function stopped in its prologue, whose pointer
+ * parameters are still only in registers (saved in the block) or in gcc's
+ * spills of its C frame — its data frame does not exist yet, and its C
+ * frame lies below its caller's, data frame and all — and runtime C frames
+ * between the park and the gl code that called them, with the arguments
+ * passed to them in memory.  It stops short of the rest of the data frame
+ * owner's C frame (its spills and the callee-saved registers its prologue
+ * pushed, which hold its caller's values): that function is past its
+ * prologue and, by S1, keeps what it needs after the call in its data
+ * frame, and a stale pointer read there as a root keeps a dead object
+ * alive for as long as the goroutine stays parked (Go's test/stackobj.go,
+ * one run in six on a loaded machine: the caller's register still held
+ * the object's address).  With no data frame at all, up to the owner's
+ * frame record (topowner: the stack's top).  [*lo, *hi); false if gp has
+ * no saved state. */
 static bool syncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
-	uintptr_t sp = gp->sched.sp, lim = gp->stack.hi;
+	uintptr_t sp = gp->sched.sp, lim = gp->stack.hi, top = (uintptr_t)gp->topframe;
 	if (gp->asyncSafePoint || sp == 0 || sp < gp->stack.lo || sp >= lim)
 		return false;
 	*lo = sp;
 	*hi = topowner(gp, gp->sched.bp, sp);
+	if (top >= sp && top < *hi)
+		*hi = top;
 	return true;
 }
 
