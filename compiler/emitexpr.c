@@ -29,10 +29,15 @@ void commaok(Node *r, const char **v, Type *want);
 /* ---------------------------------------------------------------- helpers */
 
 void pcline(void) {
+	pcrecord(false);
+}
+
+/* pcline's record, as an inline mark (gl.h) for a call gcc may inline. */
+void pcrecord(bool inlmark) {
 	if (fn->regleaf) /* regleaf.c's prediction missed a safe point */
 		fatal("internal error: %s:%d: a safe point in %s, emitted as a register leaf", fn->file ? fn->file : "?", fn->line, fn->gname);
 	fn->leaf = false;
-	line("GL_PCLINE(%s, %d);", fn->info, fn->line);
+	line("%s(%s, %d);", inlmark ? "GL_PCLINE_INLMARK" : "GL_PCLINE", fn->info, fn->line);
 }
 
 /* lhs = call, where lhs may be in the data frame: the result is held in a
@@ -57,7 +62,7 @@ void afterCall(bool mayunwind) {
 /* A call into the panic machinery: it returns only if a deferred call
  * recovered, and then this frame unwinds. */
 void panicstmt(const char *call) {
-	line("GL_PCLINE(%s, %d);", fn->info, fn->line);
+	line("%s(%s, %d);", fn->regleaf ? "GL_PCLINE_LEAF" : "GL_PCLINE", fn->info, fn->line);
 	line("%s;", call);
 	line("goto unwind;");
 }
@@ -1695,11 +1700,12 @@ static const char *call(Node *n) {
 	 * stop or move the stack, so its call needs only the pc record a
 	 * traceback reads, and no frame reload after it */
 	bool bare = (c.kind == 0 || c.kind == 1) && bareleafcallee(n);
+	bool inlmark = (c.kind == 0 || c.kind == 1) && inlinablecallee(n);
 	if (bare) {
 		fn->leaf = false; /* the callee's frame runs in the band below this one's check */
-		line("GL_PCLINE(%s, %d);", fn->info, fn->line);
+		line("%s(%s, %d);", inlmark ? "GL_PCLINE_INLMARK" : "GL_PCLINE", fn->info, fn->line);
 	} else
-		pcline();
+		pcrecord(inlmark);
 	if (res != NULL && mode == R_DIRECT && !bare)
 		callto(res, xprintf("%s(%s)", target, bstr(&a)));
 	else if (res != NULL && mode == R_DIRECT)

@@ -113,6 +113,7 @@ bool regleafok(FuncInfo *fi);        /* fi can be a register leaf (Fn.regleaf) *
 bool regleafkind(Type *t);           /* a value of t can be a C local there */
 bool bareleaf(FuncInfo *fi);         /* fi calls nothing and needs no frame: no stack check */
 FuncInfo *bareleafcallee(Node *call); /* the bare leaf of this package call calls, or NULL */
+FuncInfo *inlinablecallee(Node *call); /* the register leaf of this package call calls, or NULL */
 
 /* intrinsic.c, emitffi.c */
 const char *intrinsicname(Obj *f);   /* f's inline twin in gl.h, or NULL */
@@ -168,6 +169,7 @@ const char *callexpr(Node *n);         /* a call with one result, as a temp */
 void afterCall(bool mayunwind);        /* reload the frame, check for unwinding */
 void callto(const char *lhs, const char *call); /* lhs = call, safe when lhs is in the frame */
 void pcline(void);
+void pcrecord(bool inlmark); /* pcline, or an inline mark (gl.h GL_PCLINE_INLMARK) */
 void panicstmt(const char *call);      /* a call into the panic machinery, then unwind */
 bool hascall(Node *n);
 void emitprint(Node *n);

@@ -1943,11 +1943,16 @@ static void emitprologue(FuncInfo *fi, bool islit, const char *fs, Buf *g) {
 	if (noinline)
 		proto = xprintf("GL_NOINLINE %s", proto);
 	addprototype(proto);
+	/* a bare leaf is worth inlining wherever it is called: the hint, on
+	 * the definition only (the prototype has none, so the function stays
+	 * external for other packages' calls) */
+	if (!islit && !noinline && bareleaf(fi))
+		proto = xprintf("GL_FUNC inline %s", proto + strlen("GL_FUNC "));
 	bprintf(g, "%s {\n", proto);
 	if (fn->hasframe)
 		bprintf(g, "\t%s *fp;\n\tuintptr_t fpoff;\n", fs);
 	bput(g, bstr(&fn->decls));
-	bprintf(g, "\tGL_PCLINE(%s, %d);\n", fn->info, node->pos.line);
+	bprintf(g, "\t%s(%s, %d);\n", fn->regleaf ? "GL_PCLINE_LEAF" : "GL_PCLINE", fn->info, node->pos.line); /* gl.h: a leaf's is short */
 	bput(g, bstr(&fn->pins));
 	/* a nosplit function that calls nothing is a leaf too */
 	stackrec(curpkg, fn->cname, fn->gname, node->pos,

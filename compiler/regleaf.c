@@ -117,6 +117,14 @@ FuncInfo *bareleafcallee(Node *n) {
 	return c && bareleaf(c) ? c : NULL;
 }
 
+/* The callee of call n when gcc may inline it: a register leaf of this
+ * package (a function with a data frame carves it with alloca, which gcc
+ * never inlines).  Its call's record is an inline mark (gl.h). */
+FuncInfo *inlinablecallee(Node *n) {
+	FuncInfo *c = samepkgcallee(n);
+	return c && regleafok(c) ? c : NULL;
+}
+
 /* A value of n's type flowing into a place of type to: a concrete value
  * into an interface is a conversion that may allocate. */
 static bool okflow(Type *to, Node *n) {

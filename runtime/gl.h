@@ -570,12 +570,40 @@ typedef struct GlGlobalRoot {
 #define GL_GLOBAL_ROOT(var, typ)                                               \
 	static const GlGlobalRoot var##__root __attribute__((used, section("glroots"), aligned(8))) = {&var, typ}
 
-/* A pc/line record for the call that follows (see GlPcLine). */
+/* A pc/line record for the call that follows (see GlPcLine).
+ *
+ * gcc weighs an asm statement by its lines when it decides what to
+ * inline: written out, a record counts as eight instructions, so a
+ * function with a few of them is never inlined — which tracebacks,
+ * runtime.Callers, the heap profile and recover's frame checks all rely on
+ * for most functions.  A register leaf (compiler/regleaf.c) is meant to be
+ * inlined: its records are GL_PCLINE_LEAF, an assembler macro of one line.
+ * GL_PCLINE_INLMARK is the record of a call of one: it holds a one-byte
+ * nop, as Go's inline marks do, so that the record has a pc of its own.
+ * Inlined, the callee's records start at the next byte, and the record at
+ * or below the mark's pc is the caller's call, never the callee's entry:
+ * the pc that runtime.Callers stores for the outer frame of inlined code
+ * (callers.c).  clang's assembler reads each asm statement on its own,
+ * without the file's macros: it gets every record written out. */
 #define GL_PCLINE_STR(x) #x
-#define GL_PCLINE(info, line)                                                  \
-	__asm__ volatile("1:\n\t.pushsection glpcln,\"a\"\n\t.balign 4\n\t"   \
+#define GL_PCLINE_REC(info, line, mark)                                        \
+	__asm__ volatile("1: " mark "\n\t.pushsection glpcln,\"a\"\n\t.balign 4\n\t" \
 			 ".long 1b - .\n\t.long " #info " - .\n\t.long " GL_PCLINE_STR(line) "\n\t.long 0\n\t" \
 			 ".popsection" ::: "memory")
+#define GL_PCLINE(info, line) GL_PCLINE_REC(info, line, "")
+#if defined(__GNUC__) && !defined(__clang__)
+__asm__(".macro glpcrec info, line, mark=\n\t"
+	"1: \\mark\n\t"
+	".pushsection glpcln,\"a\"\n\t.balign 4\n\t"
+	".long 1b - .\n\t.long \\info - .\n\t.long \\line\n\t.long 0\n\t"
+	".popsection\n"
+	".endm");
+#define GL_PCLINE_LEAF(info, line) __asm__ volatile("glpcrec " #info ", " GL_PCLINE_STR(line) ::: "memory")
+#define GL_PCLINE_INLMARK(info, line) __asm__ volatile("glpcrec " #info ", " GL_PCLINE_STR(line) ", nop" ::: "memory")
+#else
+#define GL_PCLINE_LEAF(info, line) GL_PCLINE_REC(info, line, "")
+#define GL_PCLINE_INLMARK(info, line) GL_PCLINE_REC(info, line, "nop")
+#endif
 
 /* ---- runtime entry points ---- */
 

@@ -464,13 +464,12 @@ static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
 		int64_t line = inprologue(pc) ? f->line : pctab[i].line;
 		if (f->name == NULL)
 			return; /* a wrapper or thunk glc made: not the program's */
-		if (outer != NULL && outer != f && outer->name == NULL) {
-			/* inlined into a wrapper: only the inlined function shows */
-			printfuncline(f, line, true);
-			prints("\n");
-			return;
-		}
-		if (outer != NULL && outer != f) {
+		/* the offset is from the entry of the code's function */
+		uintptr_t entry = (uintptr_t)(outer != NULL ? outer : f)->entry;
+		/* Inlined into a wrapper glc made (a go statement's glgoN), f
+		 * is shown as the frame it stands for, as Go, which has no
+		 * wrapper, shows it ("()" when it takes no arguments). */
+		if (outer != NULL && outer != f && outer->name != NULL) {
 			/* inlined: Go prints the inlined call, then the function
 			 * it is in at the line of its call (the nearest record of
 			 * the outer function before the inlined code) */
@@ -482,7 +481,6 @@ static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
 			line = pctab[i].fn == outer ? pctab[i].line : outer->line;
 		}
 		printfuncline(f, line, false);
-		uintptr_t entry = (uintptr_t)f->entry;
 		if (pc >= entry && pc - entry < (1u << 24)) {
 			prints(" +");
 			printhex(pc - entry);

@@ -50,7 +50,7 @@ extern const GlType gltype_ptr_main_pair __asm__("gltype_4fa61d0161b5b35a") __at
 /* main.split — testdata/emit/frame.gl:7 */
 #define RELOAD ((void)0)
 static const GlFuncInfo main_split__info __attribute__((used)) = {"main.split", "$SRCDIR/testdata/emit/frame.gl", 7, 0, 0, 0, (void (*)(void))main_split};
-GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, uint8_t p1) {
+GL_FUNC inline void main_split(G *g, struct gltuple_string_string *out, GlString p0, uint8_t p1) {
 	GlString _s; /* s testdata/emit/frame.gl:7 */
 	uint8_t _sep; /* sep testdata/emit/frame.gl:7 */
 	GlString _head; /* head testdata/emit/frame.gl:7 */
@@ -61,7 +61,7 @@ GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, ui
 	GlString t3;
 	int64_t t4;
 	GlString t5;
-	GL_PCLINE(main_split__info, 7);
+	GL_PCLINE_LEAF(main_split__info, 7);
 	GlString p0_r;
 	GL_PARAMPIN(p0_r, p0);
 	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
@@ -81,24 +81,24 @@ GL_FUNC void main_split(G *g, struct gltuple_string_string *out, GlString p0, ui
 					/* testdata/emit/frame.gl:10 */
 					t2 = _i;
 					if (GL_UNLIKELY((uint64_t)t2 > (uint64_t)_s.len)) {
-						GL_PCLINE(main_split__info, 10);
+						GL_PCLINE_LEAF(main_split__info, 10);
 						gl_panicslice(g, 0, t2, _s.len, GL_SLICE_ALEN);
 						goto unwind;
 					}
 					if (GL_UNLIKELY((uint64_t)0 > (uint64_t)t2)) {
-						GL_PCLINE(main_split__info, 10);
+						GL_PCLINE_LEAF(main_split__info, 10);
 						gl_panicslice(g, 0, t2, 0, GL_SLICE_B);
 						goto unwind;
 					}
 					t3 = ((GlString){(t2) - 0 ? _s.ptr + 0 : _s.ptr, t2 - 0});
 					t4 = ((int64_t)(_i + ((int64_t)1ll)));
 					if (GL_UNLIKELY((uint64_t)_s.len > (uint64_t)_s.len)) {
-						GL_PCLINE(main_split__info, 10);
+						GL_PCLINE_LEAF(main_split__info, 10);
 						gl_panicslice(g, 0, _s.len, _s.len, GL_SLICE_ALEN);
 						goto unwind;
 					}
 					if (GL_UNLIKELY((uint64_t)t4 > (uint64_t)_s.len)) {
-						GL_PCLINE(main_split__info, 10);
+						GL_PCLINE_LEAF(main_split__info, 10);
 						gl_panicslice(g, t4, _s.len, 0, GL_SLICE_B);
 						goto unwind;
 					}
@@ -169,7 +169,7 @@ GL_FUNC void main_fields(G *g, GlSlice *out, GlString p0) {
 			/* testdata/emit/frame.gl:19 */
 			memset(&fp->_f, 0, sizeof fp->_f);
 			/* testdata/emit/frame.gl:20 */
-			GL_PCLINE(main_fields__info, 20);
+			GL_PCLINE_INLMARK(main_fields__info, 20);
 			main_split(g, &fp->t1, fp->_s, ((uint8_t)32ull));
 			if (GL_UNLIKELY(g->unwinding)) goto unwind;
 			fp->_f = fp->t1.r0;
@@ -275,16 +275,16 @@ unwind: __attribute__((cold, unused));
 /* main.swap — testdata/emit/frame.gl:39 */
 #define RELOAD ((void)0)
 static const GlFuncInfo main_swap__info __attribute__((used)) = {"main.swap", "$SRCDIR/testdata/emit/frame.gl", 39, 0, 0, 0, (void (*)(void))main_swap};
-GL_FUNC void main_swap(G *g, struct main_pair * p0) {
+GL_FUNC inline void main_swap(G *g, struct main_pair * p0) {
 	struct main_pair * _p; /* p testdata/emit/frame.gl:39 */
 	int64_t * t1;
 	int64_t * t2;
-	GL_PCLINE(main_swap__info, 39);
+	GL_PCLINE_LEAF(main_swap__info, 39);
 	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
 	_p = p0;
 	/* testdata/emit/frame.gl:39 */
 	if (GL_UNLIKELY(!(_p))) {
-		GL_PCLINE(main_swap__info, 39);
+		GL_PCLINE_LEAF(main_swap__info, 39);
 		gl_panicnil(g);
 		goto unwind;
 	}
@@ -340,7 +340,7 @@ GL_FUNC int64_t main_swapped(G *g, int64_t p0, int64_t p1) {
 	GL_CLEAR(fp->_x);
 	GL_CLEAR(fp->_y);
 	/* testdata/emit/frame.gl:43 */
-	GL_PCLINE(main_swapped__info, 43);
+	GL_PCLINE_INLMARK(main_swapped__info, 43);
 	main_swap(g, (&fp->_v));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	/* testdata/emit/frame.gl:44 */

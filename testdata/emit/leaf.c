@@ -28,14 +28,14 @@ GL_FUNC void main_main(G *g);
 /* main.gcd — testdata/emit/leaf.gl:5 */
 #define RELOAD ((void)0)
 static const GlFuncInfo main_gcd__info __attribute__((used)) = {"main.gcd", "$SRCDIR/testdata/emit/leaf.gl", 5, 0, 0, 0, (void (*)(void))main_gcd};
-GL_FUNC int64_t main_gcd(G *g, int64_t p0, int64_t p1) {
+GL_FUNC inline int64_t main_gcd(G *g, int64_t p0, int64_t p1) {
 	int64_t _a; /* a testdata/emit/leaf.gl:5 */
 	int64_t _b; /* b testdata/emit/leaf.gl:5 */
 	int64_t _r0; /* r0 testdata/emit/leaf.gl:5 */
 	int64_t t1;
 	int64_t t2;
 	int64_t t3;
-	GL_PCLINE(main_gcd__info, 5);
+	GL_PCLINE_LEAF(main_gcd__info, 5);
 	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
 	_a = p0;
 	_b = p1;
@@ -48,7 +48,7 @@ GL_FUNC int64_t main_gcd(G *g, int64_t p0, int64_t p1) {
 			t1 = _b;
 			t2 = _b;
 			if (GL_UNLIKELY(t2 == 0)) {
-				GL_PCLINE(main_gcd__info, 7);
+				GL_PCLINE_LEAF(main_gcd__info, 7);
 				gl_panicdivide(g);
 				goto unwind;
 			}
@@ -79,7 +79,7 @@ GL_FUNC int64_t main_sumgcd(G *g, int64_t p0) {
 	int64_t _i; /* i testdata/emit/leaf.gl:15 */
 	int64_t t1;
 	int64_t t2;
-	GL_PCLINE(main_sumgcd__info, 13);
+	GL_PCLINE_LEAF(main_sumgcd__info, 13);
 	GL_STACKCHECK(g, 0, main_sumgcd__info, 13, );
 	_n = p0;
 	_r0 = 0;
@@ -92,7 +92,7 @@ GL_FUNC int64_t main_sumgcd(G *g, int64_t p0) {
 			if (!(((_i) <= (_n)))) goto L1_break;
 			/* testdata/emit/leaf.gl:16 */
 			t1 = _s;
-			GL_PCLINE(main_sumgcd__info, 16);
+			GL_PCLINE_INLMARK(main_sumgcd__info, 16);
 			t2 = main_gcd(g, _i, ((int64_t)12ll));
 			if (GL_UNLIKELY(g->unwinding)) goto unwind;
 			_s = ((int64_t)(t1 + t2));
@@ -120,7 +120,7 @@ GL_FUNC void main_main(G *g) {
 	GL_PCLINE(main_main__info, 21);
 	GL_STACKCHECK(g, 0, main_main__info, 21, );
 	/* testdata/emit/leaf.gl:22 */
-	GL_PCLINE(main_main__info, 22);
+	GL_PCLINE_INLMARK(main_main__info, 22);
 	t1 = main_sumgcd(g, ((int64_t)10ll));
 	RELOAD;
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;

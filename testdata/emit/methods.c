@@ -101,7 +101,7 @@ GL_FUNC int64_t main_Point_Area(G *g, struct main_Point recv) {
 	struct main_Point_Area__frame *fp;
 	uintptr_t fpoff;
 	int64_t _r0; /* r0 testdata/emit/methods.gl:13 */
-	GL_PCLINE(main_Point_Area__info, 13);
+	GL_PCLINE_LEAF(main_Point_Area__info, 13);
 	struct main_Point recv_r;
 	GL_PARAMPIN(recv_r, recv);
 	GL_STACKCHECK(g, sizeof(struct main_Point_Area__frame), main_Point_Area__info, 13, );
@@ -124,16 +124,16 @@ unwind: __attribute__((cold, unused));
 /* main.(*Square).Area — testdata/emit/methods.gl:17 */
 #define RELOAD ((void)0)
 static const GlFuncInfo main_Square_Area__info __attribute__((used)) = {"main.(*Square).Area", "$SRCDIR/testdata/emit/methods.gl", 17, 0, 0, 0, (void (*)(void))main_Square_Area};
-GL_FUNC int64_t main_Square_Area(G *g, struct main_Square * recv) {
+GL_FUNC inline int64_t main_Square_Area(G *g, struct main_Square * recv) {
 	struct main_Square * _s; /* s testdata/emit/methods.gl:17 */
 	int64_t _r0; /* r0 testdata/emit/methods.gl:17 */
-	GL_PCLINE(main_Square_Area__info, 17);
+	GL_PCLINE_LEAF(main_Square_Area__info, 17);
 	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
 	_s = recv;
 	_r0 = 0;
 	/* testdata/emit/methods.gl:17 */
 	if (GL_UNLIKELY(!(_s))) {
-		GL_PCLINE(main_Square_Area__info, 17);
+		GL_PCLINE_LEAF(main_Square_Area__info, 17);
 		gl_panicnil(g);
 		goto unwind;
 	}

@@ -29,11 +29,11 @@ extern const GlType gltype_string __asm__("gltype_704be0d8faaffc58") __attribute
 /* main.kind — testdata/emit/switch.gl:9 */
 #define RELOAD ((void)0)
 static const GlFuncInfo main_kind__info __attribute__((used)) = {"main.kind", "$SRCDIR/testdata/emit/switch.gl", 9, 0, 0, 0, (void (*)(void))main_kind};
-GL_FUNC GlString main_kind(G *g, int32_t p0) {
+GL_FUNC inline GlString main_kind(G *g, int32_t p0) {
 	int32_t _r; /* r testdata/emit/switch.gl:9 */
 	GlString _r0; /* r0 testdata/emit/switch.gl:9 */
 	int32_t t1;
-	GL_PCLINE(main_kind__info, 9);
+	GL_PCLINE_LEAF(main_kind__info, 9);
 	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
 	_r = p0;
 	_r0 = ((GlString){0});
@@ -82,12 +82,12 @@ unwind: __attribute__((cold, unused));
 /* main.size — testdata/emit/switch.gl:22 */
 #define RELOAD ((void)0)
 static const GlFuncInfo main_size__info __attribute__((used)) = {"main.size", "$SRCDIR/testdata/emit/switch.gl", 22, 0, 0, 0, (void (*)(void))main_size};
-GL_FUNC GlString main_size(G *g, int64_t p0, int64_t p1) {
+GL_FUNC inline GlString main_size(G *g, int64_t p0, int64_t p1) {
 	int64_t _n; /* n testdata/emit/switch.gl:22 */
 	int64_t _limit; /* limit testdata/emit/switch.gl:22 */
 	GlString _r0; /* r0 testdata/emit/switch.gl:22 */
 	int64_t t1;
-	GL_PCLINE(main_size__info, 22);
+	GL_PCLINE_LEAF(main_size__info, 22);
 	/* a frameless leaf: no stack check, as Go omits it (it fits in the reserve band) */
 	_n = p0;
 	_limit = p1;
@@ -147,22 +147,22 @@ GL_FUNC void main_main(G *g) {
 	GL_STACKCHECK(g, sizeof(struct main_main__frame), main_main__info, 32, );
 	GL_FRAME_ENTERZ(g, struct main_main__frame, fp, fpoff, main_main__info, sizeof(struct main_main__frame));
 	/* testdata/emit/switch.gl:33 */
-	GL_PCLINE(main_main__info, 33);
+	GL_PCLINE_INLMARK(main_main__info, 33);
 	fp->t1 = main_kind(g, ((int32_t)101ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
-	GL_PCLINE(main_main__info, 33);
+	GL_PCLINE_INLMARK(main_main__info, 33);
 	fp->t2 = main_kind(g, ((int32_t)32ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
-	GL_PCLINE(main_main__info, 33);
+	GL_PCLINE_INLMARK(main_main__info, 33);
 	fp->t3 = main_kind(g, ((int32_t)120ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
-	GL_PCLINE(main_main__info, 33);
+	GL_PCLINE_INLMARK(main_main__info, 33);
 	fp->t4 = main_size(g, ((int64_t)0ll), ((int64_t)3ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
-	GL_PCLINE(main_main__info, 33);
+	GL_PCLINE_INLMARK(main_main__info, 33);
 	fp->t5 = main_size(g, ((int64_t)3ll), ((int64_t)3ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
-	GL_PCLINE(main_main__info, 33);
+	GL_PCLINE_INLMARK(main_main__info, 33);
 	fp->t6 = main_size(g, ((int64_t)1ll), ((int64_t)3ll));
 	if (GL_UNLIKELY(g->unwinding)) goto unwind;
 	printlock();
