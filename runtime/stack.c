@@ -519,6 +519,25 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 		uint64_t every = used / FORCEMOVE_EVERY;
 		move = ++m->forcemoveticks % (every * every) == 0;
 	}
+	/* A move and a park never share one morestack (Go's newstack parks
+	 * before it would copy): a pointer parameter into the stack is fixed
+	 * by the prologue only after morestack returns (GL_FIXPARAM), so a
+	 * goroutine parked just after a copy would wait with it pointing into
+	 * the old stack, and a scan meanwhile would find nothing that reaches
+	 * the stack object it points to and free what that holds
+	 * (testdata/run/gc_stackobj's callee, under stackforcemove on a
+	 * loaded machine).  A move that can wait (stackforcemove's) waits for
+	 * the next prologue; one that cannot comes first, and the request
+	 * waits for the next prologue instead. */
+	bool rerequest = false;
+	if (move && preempt) {
+		if (fits) {
+			move = false;
+		} else {
+			preempt = false;
+			rerequest = true;
+		}
+	}
 	if (move) {
 		uint64_t newsize = gl_debug.stackforcemove ? oldsize : oldsize * 2;
 		/* more doublings until the frame being entered fits above the band */
@@ -536,6 +555,10 @@ uintptr_t newstack(G *g, uintptr_t sp, uintptr_t need) {
 		casgstatus(g, Grunning, Gcopystack);
 		copystack(g, newsize);
 		casgstatus(g, Gcopystack, Grunning);
+	}
+	if (rerequest) {
+		g->preempt = true;
+		__atomic_store_n(&g->stackguard0, GL_STACK_PREEMPT, __ATOMIC_RELEASE);
 	}
 	g->preemptneed = preempt ? need : 0;
 	if (preempt)
