@@ -1700,12 +1700,11 @@ static const char *call(Node *n) {
 	 * stop or move the stack, so its call needs only the pc record a
 	 * traceback reads, and no frame reload after it */
 	bool bare = (c.kind == 0 || c.kind == 1) && bareleafcallee(n);
-	bool inlmark = (c.kind == 0 || c.kind == 1) && inlinablecallee(n);
-	if (bare) {
+	if (bare) { /* a register leaf too: gcc may inline it */
 		fn->leaf = false; /* the callee's frame runs in the band below this one's check */
-		line("%s(%s, %d);", inlmark ? "GL_PCLINE_INLMARK" : "GL_PCLINE", fn->info, fn->line);
+		line("GL_PCLINE_INLMARK(%s, %d);", fn->info, fn->line);
 	} else
-		pcrecord(inlmark);
+		pcrecord((c.kind == 0 || c.kind == 1) && inlinablecallee(n));
 	if (res != NULL && mode == R_DIRECT && !bare)
 		callto(res, xprintf("%s(%s)", target, bstr(&a)));
 	else if (res != NULL && mode == R_DIRECT)

@@ -466,13 +466,14 @@ static void printframe(G *gp, int cls, uintptr_t pc, int npanic) {
 			return; /* a wrapper or thunk glc made: not the program's */
 		/* the offset is from the entry of the code's function */
 		uintptr_t entry = (uintptr_t)(outer != NULL ? outer : f)->entry;
-		/* Inlined into a wrapper glc made (a go statement's glgoN), f
-		 * is shown as the frame it stands for, as Go, which has no
-		 * wrapper, shows it ("()" when it takes no arguments). */
+		/* Code inlined into a wrapper glc made (an outer function with
+		 * no name: a go statement's glgoN) shows as the frame it stands
+		 * for, as Go, which has no wrapper, shows it ("()" when it takes
+		 * no arguments).  Code inlined into a gl function shows as Go
+		 * shows an inlined call: the inlined function, then the one it
+		 * is in at the line of its call (the nearest record of the
+		 * outer function before the inlined code). */
 		if (outer != NULL && outer != f && outer->name != NULL) {
-			/* inlined: Go prints the inlined call, then the function
-			 * it is in at the line of its call (the nearest record of
-			 * the outer function before the inlined code) */
 			printfuncline(f, line, true);
 			prints("\n");
 			while (i > 0 && pctab[i].fn != outer && pctab[i].pc > (uintptr_t)outer->entry)
