@@ -531,13 +531,6 @@ void resumeG(suspendGState st) {
 
 /* ---- the conservative scan of an async-stopped goroutine ---- */
 
-/* The words of gp's innermost frames that no stack map describes, when it
- * was stopped by asyncPreempt: the register save area, asyncPreempt's
- * frame record, the red zone, and the C frames from the interrupted
- * function's up to and with the frame record of the function that owns
- * the innermost data frame (that data frame, inside, is left to its map).
- * [*lo, *hi); false if gp was not stopped asynchronously.
- * preempt_amd64.S keeps asyncPreempt's rbp at regs[47] (byte 376). */
 /* The end of the frame record of the function that owns gp's innermost
  * data frame (a data frame is alloca'd below its function's rbp: the
  * owner is the first record above it on the rbp chain from bp), walking
@@ -554,6 +547,13 @@ static uintptr_t topowner(G *gp, uintptr_t bp, uintptr_t floor) {
 	return lim;
 }
 
+/* The words of gp's innermost frames that no stack map describes, when it
+ * was stopped by asyncPreempt: the register save area, asyncPreempt's
+ * frame record, the red zone, and the C frames from the interrupted
+ * function's up to and with the frame record of the function that owns
+ * the innermost data frame (that data frame, inside, is left to its map).
+ * [*lo, *hi); false if gp was not stopped asynchronously.
+ * preempt_amd64.S keeps asyncPreempt's rbp at regs[47] (byte 376). */
 static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	uintptr_t *regs = gp->asyncregs;
 	if (!gp->asyncSafePoint || regs == NULL)
@@ -566,7 +566,7 @@ static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	/* A function without a data frame that calls bare leaves (a register
 	 * function, compiler/regleaf.c) keeps its pointers in registers and
 	 * its C frame while the leaf runs: the words up to the frame record
-	 * of the function that owns the innermost data frame, as syncframe's. */
+	 * of the function that owns the innermost data frame. */
 	uintptr_t owner = topowner(gp, ibp, gp->stack.lo);
 	if (owner > end)
 		end = owner;
@@ -590,17 +590,14 @@ static bool asyncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
  * frame, and a stale pointer read there as a root keeps a dead object
  * alive for as long as the goroutine stays parked (Go's test/stackobj.go,
  * one run in six on a loaded machine: the caller's register still held
- * the object's address).  With no data frame at all, up to the owner's
- * frame record (topowner: the stack's top).  [*lo, *hi); false if gp has
- * no saved state. */
+ * the object's address).  With no data frame at all, the whole stack
+ * above sp.  [*lo, *hi); false if gp has no saved state. */
 static bool syncframe(G *gp, uintptr_t *lo, uintptr_t *hi) {
 	uintptr_t sp = gp->sched.sp, lim = gp->stack.hi, top = (uintptr_t)gp->topframe;
 	if (gp->asyncSafePoint || sp == 0 || sp < gp->stack.lo || sp >= lim)
 		return false;
 	*lo = sp;
-	*hi = topowner(gp, gp->sched.bp, sp);
-	if (top >= sp && top < *hi)
-		*hi = top;
+	*hi = top >= sp && top < lim ? top : lim;
 	return true;
 }
 
